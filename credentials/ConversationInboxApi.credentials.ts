@@ -1,0 +1,81 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class ConversationInboxApi implements ICredentialType {
+	name = 'conversationInboxApi';
+
+	displayName = 'Conversation Inbox API';
+
+	icon: Icon = {
+		light: 'file:../nodes/ConversationInbox/conversationInbox.svg',
+		dark: 'file:../nodes/ConversationInbox/conversationInbox.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/conversation-inbox/n8n-nodes-conversation-inbox#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com/v2',
+			description:
+				'Address of the API, ending in /v2 (the API version). A trailing slash is fine.',
+		},
+		{
+			displayName: 'API Token',
+			name: 'apiToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				"The company API token from the platform's settings. Every request acts on that company.",
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiToken}}',
+			},
+		},
+	};
+
+	// GET /user/list is cheap, has no parameters and needs a valid token.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/user/list',
+			method: 'GET',
+			// The node's request defaults turn HTTP errors off; the test must see them.
+			ignoreHttpStatusErrors: false,
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The API token was rejected (HTTP 401). Copy the company API token again.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The API was not found at this Base URL (HTTP 404). Check that it ends in /v2, e.g. https://api.example.com/v2.',
+				},
+			},
+		],
+	};
+}
