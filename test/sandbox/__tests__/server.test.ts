@@ -1,0 +1,206 @@
+import { DEMO } from '../index';
+import { expectError, request, sleep, useSandbox } from './helpers';
+
+const { api, sandbox } = useSandbox();
+
+describe('authentication', () => {
+	it('401 without a token, with a wrong token and with another scheme; the token is never echoed', async () => {
+		const noToken = await api().call('GET', '/user/list', { token: null });
+		expectError(noToken, 401, 'Authorization');
+		const wrong = await api().call('GET', '/user/list', { token: 'not-the-token' });
+		expectError(wrong, 401, 'invalid API token');
+		expect(wrong.text).not.toContain('not-the-token');
+		const basic = await api().call('GET', '/user/list', { token: null, headers: { authorization: `Basic ${sandbox().token}` } });
+		expectError(basic, 401, 'Bearer');
+		expect(sandbox().requests.map((r) => r.status)).toEqual([401, 401, 401]);
+	});
+
+	it('401 comes before validation and changes nothing', async () => {
+		expectError(await api().call('POST', '/tag/create', { body: { name: 'Sneaky' }, token: 'x' }), 401);
+		expect(sandbox().state.tagByName('Sneaky')).toBeUndefined();
+	});
+
+	it('accepts a custom token', async () => {
+		const { startSandbox } = await import('../index');
+		const other = await startSandbox({ token: 'other-token', quiet: true });
+		try {
+			expect((await request(`${other.baseUrl}/user/list`, 'GET', {}, 'other-token')).status).toBe(200);
+			expect((await request(`${other.baseUrl}/user/list`, 'GET', {}, 'sandbox-token')).status).toBe(401);
+		} finally {
+			await other.close();
+		}
+	});
+});
+
+describe('routing and bodies', () => {
+	it('404 with the error body for unknown paths, 405 for a wrong method', async () => {
+		expectError(await api().get('/tag/nope'), 404, 'unknown endpoint GET /v2/tag/nope');
+		expectError(await request(`${sandbox().url}/v1/tag/create`, 'POST', { body: {} }), 404, 'unknown path');
+		expectError(await api().get('/tag/create'), 405, 'GET is not allowed');
+	});
+
+	it('400 when the body is not JSON or not an object', async () => {
+		expectError(await api().call('POST', '/tag/create', { raw: '{name: "x"' }), 400, 'request body must be valid JSON');
+		expectError(await api().call('POST', '/tag/create', { raw: '["x"]' }), 400, 'request body must be a JSON object');
+	});
+
+	it('tolerates a trailing slash', async () => {
+		expect((await api().get('/user/list/')).status).toBe(200);
+	});
+
+	it('records every /v2 request (path without query, query, headers, body, status), not control calls', async () => {
+		await api().get('/tag/list-contacts', { tagId: DEMO.tags.vip.id, limit: 2 });
+		await api().post('/tag/create', { name: 'Recorded' });
+		await api().control('GET', '/health');
+		const log = sandbox().requests;
+		expect(log).toHaveLength(2);
+		expect(log[0]).toMatchObject({ method: 'GET', path: '/v2/tag/list-contacts', query: { tagId: DEMO.tags.vip.id, limit: '2' }, status: 200, body: undefined });
+		expect(log[0].headers.authorization).toBe(`Bearer ${sandbox().token}`);
+		expect(log[1]).toMatchObject({ method: 'POST', path: '/v2/tag/create', query: {}, body: { name: 'Recorded' }, status: 200 });
+		expect(log[1].at).toBeGreaterThanOrEqual(log[0].at);
+		const viaHttp = await api().control('GET', '/requests');
+		expect(viaHttp.body.requests).toHaveLength(2);
+		sandbox().clearRequests();
+		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
+describe('faults', () => {
+	it('status 429 answers with Retry-After and changes no state', async () => {
+		sandbox().addFault({ path: '/v2/tag/create', kind: 'status', status: 429, retryAfterSeconds: 7 });
+		const r = await api().post('/tag/create', { name: 'Throttled' });
+		expectError(r, 429);
+		expect(r.headers.get('retry-after')).toBe('7');
+		expect(sandbox().state.tagByName('Throttled')).toBeUndefined();
+		expect(sandbox().requests[0]).toMatchObject({ path: '/v2/tag/create', status: 429, body: { name: 'Throttled' } });
+		// times defaults to 1: the next call goes through
+		expect((await api().post('/tag/create', { name: 'Throttled' })).status).toBe(200);
+	});
+
+	it.each([500, 502, 503])('status %i answers the error body', async (status) => {
+		sandbox().addFault({ kind: 'status', status });
+		const r = await api().get('/user/list');
+		expect(r.status).toBe(status);
+		expect(r.body).toEqual({ success: false, message: 'Erro ao enviar mensagem' });
+		expect(r.headers.get('retry-after')).toBeNull();
+	});
+
+	it('slow delays the answer, then handles the request normally', async () => {
+		sandbox().addFault({ kind: 'slow', delayMs: 150, path: '/tag/create' });
+		const started = Date.now();
+		const r = await api().post('/tag/create', { name: 'Slow' });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+		expect(r.status).toBe(200);
+		expect(sandbox().state.tagByName('Slow')).toBeDefined();
+	});
+
+	it('non-json answers 200 with an HTML page', async () => {
+		sandbox().addFault({ kind: 'non-json', method: 'GET' });
+		const r = await api().get('/user/list');
+		expect(r.status).toBe(200);
+		expect(r.headers.get('content-type')).toContain('text/html');
+		expect(() => JSON.parse(r.text)).toThrow();
+	});
+
+	it('success-false answers HTTP 200 with success:false and changes no state', async () => {
+		sandbox().addFault({ kind: 'success-false', path: '/v2/tag/create' });
+		const r = await api().post('/tag/create', { name: 'Nope' });
+		expect(r.status).toBe(200);
+		expect(r.body).toEqual({ success: false, message: 'Erro ao enviar mensagem' });
+		expect(sandbox().state.tagByName('Nope')).toBeUndefined();
+	});
+
+	it('reset destroys the connection', async () => {
+		sandbox().addFault({ kind: 'reset' });
+		await expect(api().get('/user/list')).rejects.toThrow();
+		expect(sandbox().requests[0]).toMatchObject({ path: '/v2/user/list', status: 0 });
+		expect((await api().get('/user/list')).status).toBe(200);
+	});
+
+	it('matches method and path, honours skip and times, and clears', async () => {
+		sandbox().addFault({ method: 'POST', path: '/tag/create', kind: 'status', status: 503, skip: 1, times: 2 });
+		const statuses: number[] = [];
+		await api().get('/tag/list-contacts', { tagId: DEMO.tags.vip.id });
+		for (let i = 0; i < 4; i++) statuses.push((await api().post('/tag/create', { name: `t${i}` })).status);
+		expect(statuses).toEqual([200, 503, 503, 200]);
+		expect(sandbox().state.tagByName('t1')).toBeUndefined();
+		sandbox().addFault({ kind: 'status', status: 500, times: Infinity });
+		for (let i = 0; i < 3; i++) expect((await api().get('/user/list')).status).toBe(500);
+		sandbox().clearFaults();
+		expect((await api().get('/user/list')).status).toBe(200);
+	});
+
+	it('can be set over HTTP, one or many, all-or-nothing', async () => {
+		const bad = await api().control('POST', '/faults', [{ kind: 'status', status: 500 }, { kind: 'explode' }]);
+		expectError(bad, 400, 'faults[1].kind must be one of status, slow, non-json, success-false, reset');
+		expect((await api().control('GET', '/faults')).body.faults).toEqual([]);
+		expectError(await api().control('POST', '/faults', { kind: 'status', status: 200 }), 400, 'fault.status must be an integer between 400 and 599');
+		const ok = await api().control('POST', '/faults', [{ kind: 'status', status: 502, path: '/user/list', times: 'Infinity' }]);
+		expect(ok.body.faults[0].fault).toMatchObject({ path: '/v2/user/list', times: 'Infinity' });
+		expect((await api().get('/user/list')).status).toBe(502);
+		expect((await api().get('/user/list')).status).toBe(502);
+		await api().control('DELETE', '/faults');
+		expect((await api().get('/user/list')).status).toBe(200);
+	});
+});
+
+describe('latency', () => {
+	it('adds the configured latency to every /v2 request, settable in code and over HTTP', async () => {
+		sandbox().setLatency(120);
+		let started = Date.now();
+		await api().get('/user/list');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+		expect((await api().control('POST', '/latency', { ms: 0 })).body.latencyMs).toBe(0);
+		started = Date.now();
+		await api().get('/user/list');
+		expect(Date.now() - started).toBeLessThan(100);
+		expectError(await api().control('POST', '/latency', { ms: -5 }), 400, 'ms must be an integer');
+	});
+});
+
+describe('control endpoints', () => {
+	it('health, state, webhooks, reset with seed sizes', async () => {
+		expect((await api().control('GET', '/health')).body).toMatchObject({ success: true, status: 'ok', baseUrl: sandbox().baseUrl });
+		await api().post('/tag/create', { name: 'Temporary' });
+		const state = (await api().control('GET', '/state')).body.state;
+		expect(state.tags.map((t: { name: string }) => t.name)).toContain('Temporary');
+		expect(state.counts.chats).toBe(sandbox().state.chats.size);
+		expect((await api().control('GET', '/webhooks')).body.webhooks).toEqual([]);
+		const reset = await api().control('POST', '/reset', { contactsOnBigTag: 3, templates: 7, chats: 2 });
+		expect(reset.status).toBe(200);
+		expect(sandbox().state.tagByName('Temporary')).toBeUndefined();
+		expect(sandbox().state.tagMembers(DEMO.tags.big.id)).toHaveLength(3);
+		expect(reset.body.counts.templates).toBe(7);
+		expect(sandbox().requests).toHaveLength(0);
+		expectError(await api().control('POST', '/reset', { chats: -1 }), 400, 'chats must be an integer between 0 and 200000');
+		expectError(await api().control('POST', '/reset', '[1'), 400);
+		expectError(await api().control('GET', '/nothing'), 404, 'unknown control endpoint');
+	});
+
+	it('reset keeps the start sizes it is not given new ones for', async () => {
+		const { startSandbox } = await import('../index');
+		const other = await startSandbox({ quiet: true, seed: { contactsOnBigTag: 5 } });
+		try {
+			const templates = () => other.state.templates.get(DEMO.integrations.official.id)?.list.length;
+			other.reset({ templates: 3 });
+			expect([other.state.tagMembers(DEMO.tags.big.id).length, templates()]).toEqual([5, 3]);
+			await request(`${other.url}/_sandbox/reset`, 'POST', {});
+			expect([other.state.tagMembers(DEMO.tags.big.id).length, templates()]).toEqual([5, 60]);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('close() stops the server; a closed sandbox refuses connections', async () => {
+		const { startSandbox } = await import('../index');
+		const other = await startSandbox({ quiet: true, latencyMs: 5000 });
+		const pending = request(`${other.baseUrl}/user/list`, 'GET', {}, other.token).then(
+			() => 'answered',
+			() => 'failed',
+		);
+		await sleep(50);
+		await other.close();
+		expect(await pending).toBe('failed');
+		await expect(request(`${other.baseUrl}/user/list`, 'GET', {}, other.token)).rejects.toThrow();
+	});
+});

@@ -1,0 +1,102 @@
+import { badRequest } from './errors';
+import { Fields, isPlainObject } from './validation';
+
+export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * A fault injected into /v2 requests that match `method` and `path` (both optional).
+ * - status: answer `status` (default 500) with the error body; 429 adds `Retry-After`.
+ * - slow: wait `delayMs` (default 1000), then handle the request normally.
+ * - non-json: HTTP 200 with an HTML page.
+ * - success-false: HTTP 200 with `{success:false, message:'Erro ao enviar mensagem'}`.
+ * - reset: destroy the connection without an answer.
+ * Apart from 'slow', a faulted request changes no state. `skip` lets the first N matching requests
+ * through; `times` (default 1, Infinity allowed) is how many are affected after that.
+ */
+export interface Fault {
+	method?: string;
+	/** e.g. '/v2/tag/create' ('/tag/create' is read the same); omitted = any /v2 path */
+	path?: string;
+	kind: FaultKind;
+	status?: number;
+	retryAfterSeconds?: number;
+	delayMs?: number;
+	skip?: number;
+	times?: number;
+}
+
+export interface ActiveFault {
+	fault: Required<Pick<Fault, 'kind' | 'skip' | 'times'>> & Fault;
+	/** matching requests seen so far */
+	seen: number;
+	/** requests affected so far */
+	applied: number;
+}
+
+function normalizePath(path: string): string {
+	let p = path.startsWith('/') ? path : `/${path}`;
+	p = p.replace(/\/+$/, '');
+	return p === '/v2' || p.startsWith('/v2/') ? p : `/v2${p}`;
+}
+
+/** Checks a fault given as JSON (control endpoint) or in code; `times` may be Infinity or 'Infinity'. */
+export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'] {
+	if (!isPlainObject(value)) throw badRequest(`${label} must be an object`);
+	const { times: rawTimes, ...rest } = value;
+	const f = new Fields(rest, 'body', `${label}.`);
+	const kind = f.enumOf('kind', FAULT_KINDS, { required: true });
+	const method = f.string('method', { min: 1, max: 10, pattern: /^[A-Za-z]+$/ })?.toUpperCase();
+	const path = f.string('path', { min: 1, max: 255 });
+	const status = f.integer('status', { min: 400, max: 599 });
+	const retryAfterSeconds = f.integer('retryAfterSeconds', { min: 0, max: 86_400 });
+	const delayMs = f.integer('delayMs', { min: 0, max: 600_000 });
+	const skip = f.integer('skip', { min: 0, default: 0 });
+	let times = 1;
+	if (rawTimes === Infinity || rawTimes === 'Infinity') times = Infinity;
+	else if (rawTimes !== undefined && rawTimes !== null) times = new Fields({ times: rawTimes }, 'body', `${label}.`).integer('times', { required: true, min: 1 });
+	return {
+		kind,
+		...(method && { method }),
+		...(path && { path: normalizePath(path) }),
+		...(status !== undefined && { status }),
+		...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+		...(delayMs !== undefined && { delayMs }),
+		skip,
+		times,
+	};
+}
+
+export class FaultInjector {
+	private active: ActiveFault[] = [];
+
+	/** `fault` may come from JSON, so it is checked here. */
+	add(fault: unknown, label?: string): ActiveFault {
+		const entry: ActiveFault = { fault: parseFault(fault, label), seen: 0, applied: 0 };
+		this.active.push(entry);
+		return entry;
+	}
+
+	clear(): void {
+		this.active = [];
+	}
+
+	list(): ActiveFault[] {
+		return this.active.map((a) => ({ ...a, fault: { ...a.fault } }));
+	}
+
+	/** The first fault that takes this request, counting it against every matching fault's skip. */
+	take(method: string, path: string): ActiveFault['fault'] | undefined {
+		for (const entry of this.active) {
+			const { fault } = entry;
+			if (fault.method && fault.method !== method) continue;
+			if (fault.path && fault.path !== path) continue;
+			if (entry.applied >= fault.times) continue;
+			entry.seen++;
+			if (entry.seen <= fault.skip) continue;
+			entry.applied++;
+			return fault;
+		}
+		return undefined;
+	}
+}

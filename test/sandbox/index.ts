@@ -1,0 +1,20 @@
+// Public surface of the sandbox API server (development tooling, not shipped).
+export { startSandbox } from './server';
+export type {
+	Delivery,
+	Fault,
+	FaultKind,
+	InServiceMessage,
+	RecordedRequest,
+	Sandbox,
+	SandboxOptions,
+	SandboxState,
+	SeedOptions,
+	SimulatedMessage,
+	Simulator,
+} from './server';
+export { DEMO, SEED_DEFAULTS, seedState } from './seed';
+export { CONTROL_ENDPOINTS } from './control';
+export { ApiError, DEFAULT_ERROR_MESSAGE } from './errors';
+export { seededId } from './ids';
+export * from './types';

@@ -1,0 +1,345 @@
+import { timingSafeEqual } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { automationRoutes } from './api-automation';
+import { inboxRoutes } from './api-inbox';
+import { integrationRoutes } from './api-integrations';
+import { tagRoutes } from './api-tags';
+import { templateRoutes } from './api-templates';
+import { userRoutes } from './api-users';
+import { handleControl, type ControlTarget } from './control';
+import { ApiError, DEFAULT_ERROR_MESSAGE, badRequest } from './errors';
+import { FaultInjector, type ActiveFault, type Fault } from './faults';
+import { flatHeaders, parseJson, readBody, sendJson } from './http';
+import type { Effects, Route } from './routes';
+import { parseSeedOptions, seedState, type SeedOptions } from './seed';
+import { createSimulator, emitConnectionStatus, type Simulator } from './simulate';
+import type { SandboxState } from './state';
+import { Timers } from './timers';
+import { Fields, isPlainObject, queryFields, type Source } from './validation';
+import { WebhookDispatcher, type Delivery } from './webhooks';
+
+export type { SeedOptions } from './seed';
+export type { Fault, FaultKind } from './faults';
+export type { Delivery } from './webhooks';
+export type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
+export type { SandboxState } from './state';
+
+export interface SandboxOptions {
+	/** 0 (default) = a random free port */
+	port?: number;
+	/** default '127.0.0.1' */
+	host?: string;
+	/** bearer token the API accepts; default 'sandbox-token' */
+	token?: string;
+	/** sizes for the seeded data */
+	seed?: SeedOptions;
+	/** added to every /v2 request (default 0) */
+	latencyMs?: number;
+	/** real ms per "minute" of webhook delayMinutes (default 60000; tests use e.g. 20) */
+	minuteMs?: number;
+	/** ms after which a DELETING integration is removed (default 2000) */
+	asyncDeleteMs?: number;
+	/** timeout of one webhook delivery (default 5000) */
+	deliveryTimeoutMs?: number;
+	/** no request log on stdout; default true (the CLI turns logging on) */
+	quiet?: boolean;
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** without the query, e.g. '/v2/tag/create' */
+	path: string;
+	query: Record<string, string>;
+	/** lower-case names */
+	headers: Record<string, string>;
+	/** parsed JSON; the raw text when it is not JSON; undefined when empty */
+	body: unknown;
+	/** status answered; 0 while pending or when the connection was reset */
+	status: number;
+	/** epoch ms of arrival */
+	at: number;
+}
+
+export interface Sandbox {
+	/** 'http://127.0.0.1:PORT' */
+	url: string;
+	/** url + '/v2' */
+	baseUrl: string;
+	token: string;
+	port: number;
+	/** every /v2 request, in arrival order (control endpoints are not recorded) */
+	requests: RecordedRequest[];
+	clearRequests(): void;
+	addFault(fault: Fault): void;
+	clearFaults(): void;
+	setLatency(ms: number): void;
+	/** Back to the seeded state (sizes given here override the ones given at start); request log,
+	 *  deliveries, faults and pending timers cleared. Latency is kept. */
+	reset(seed?: SeedOptions): void;
+	/** the live state, for assertions */
+	readonly state: SandboxState;
+	/** webhook deliveries attempted, in completion order */
+	deliveries: Delivery[];
+	simulate: Simulator;
+	/** Resolves once at least `count` deliveries are recorded (default timeout 5000 ms). */
+	waitForDeliveries(count: number, timeoutMs?: number): Promise<Delivery[]>;
+	/** Stops cleanly: pending timers cleared, in-flight deliveries aborted, sockets destroyed. */
+	close(): Promise<void>;
+}
+
+type ResolvedOptions = Required<Omit<SandboxOptions, 'seed'>> & { seed: SeedOptions };
+
+const API_ROUTES: Route[] = [...tagRoutes, ...automationRoutes, ...integrationRoutes, ...templateRoutes, ...inboxRoutes, ...userRoutes];
+const NON_JSON_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream sent an invalid response</p></body></html>';
+
+const errorBody = (message: string) => ({ success: false, message });
+
+/** null when the bearer token is right; otherwise why not (never echoing the token). */
+function authError(header: string | undefined, token: string): string | null {
+	if (!header) return 'missing Authorization header (expected "Bearer <token>")';
+	const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+	if (!match) return 'the Authorization header must use the Bearer scheme';
+	const given = Buffer.from(match[1]);
+	const expected = Buffer.from(token);
+	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid API token';
+	return null;
+}
+
+function checkMs(name: string, value: number): number {
+	if (!Number.isFinite(value) || value < 0) throw badRequest(`${name} must be a number >= 0`);
+	return value;
+}
+
+class SandboxServer implements Sandbox, ControlTarget {
+	readonly requests: RecordedRequest[] = [];
+	readonly deliveries: Delivery[] = [];
+	readonly simulate: Simulator;
+	readonly token: string;
+	url = '';
+	baseUrl = '';
+	port = 0;
+	latencyMs: number;
+
+	private current: SandboxState;
+	private readonly faults = new FaultInjector();
+	/** latency and slow-fault sleeps */
+	private readonly requestTimers = new Timers();
+	/** delayed deliveries and asynchronous deletions: they belong to a state and die with it */
+	private readonly stateTimers = new Timers();
+	private readonly closing = new AbortController();
+	private readonly dispatcher: WebhookDispatcher;
+	private readonly routes = new Map(API_ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
+	private readonly paths = new Set(API_ROUTES.map((r) => r.path));
+	private readonly effects: Effects;
+	private closed = false;
+
+	constructor(
+		private readonly options: ResolvedOptions,
+		private readonly server: http.Server,
+	) {
+		this.token = options.token;
+		this.latencyMs = options.latencyMs;
+		this.current = seedState(options.seed);
+		this.dispatcher = new WebhookDispatcher({
+			state: () => this.current,
+			deliveries: this.deliveries,
+			timers: this.stateTimers,
+			minuteMs: options.minuteMs,
+			timeoutMs: options.deliveryTimeoutMs,
+			signal: this.closing.signal,
+		});
+		this.simulate = createSimulator(() => this.current, this.dispatcher);
+		this.effects = {
+			scheduleRemoval: (id) =>
+				this.stateTimers.set(() => {
+					if (this.current.integrations.get(id)?.connectionStatus === 'DELETING') this.current.removeIntegration(id);
+				}, options.asyncDeleteMs),
+			connectionChanged: (integration, previous) => void emitConnectionStatus(this.dispatcher, integration, previous),
+		};
+	}
+
+	get state(): SandboxState {
+		return this.current;
+	}
+
+	listening(port: number): void {
+		const host = ['0.0.0.0', '::', ''].includes(this.options.host) ? '127.0.0.1' : this.options.host;
+		this.port = port;
+		this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+		this.baseUrl = `${this.url}/v2`;
+	}
+
+	clearRequests(): void {
+		this.requests.length = 0;
+	}
+
+	clearDeliveries(): void {
+		this.deliveries.length = 0;
+	}
+
+	/** Checked like a fault posted to /_sandbox/faults (400 ApiError when malformed). */
+	addFault(fault: Fault | Record<string, unknown>): void {
+		this.faults.add(fault);
+	}
+
+	clearFaults(): void {
+		this.faults.clear();
+	}
+
+	listFaults(): ActiveFault[] {
+		return this.faults.list();
+	}
+
+	setLatency(ms: number): void {
+		this.latencyMs = checkMs('latencyMs', ms);
+	}
+
+	reset(seed?: SeedOptions): void {
+		// Sizes not given keep the ones the sandbox was started with (e.g. the CLI's --contacts).
+		const sizes = { ...this.options.seed, ...parseSeedOptions(seed) };
+		this.stateTimers.clear();
+		this.current = seedState(sizes);
+		this.clearRequests();
+		this.clearDeliveries();
+		this.clearFaults();
+	}
+
+	waitForDeliveries(count: number, timeoutMs = 5000): Promise<Delivery[]> {
+		return this.dispatcher.waitFor(count, timeoutMs);
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		this.requestTimers.clear();
+		this.stateTimers.clear();
+		this.closing.abort();
+		await new Promise<void>((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const started = Date.now();
+		const url = new URL(req.url ?? '/', 'http://sandbox');
+		const path = url.pathname.replace(/\/+$/, '') || '/';
+		const method = (req.method ?? 'GET').toUpperCase();
+		if (!this.options.quiet) {
+			res.on('close', () => console.log(`${method} ${url.pathname}${url.search} → ${res.headersSent ? res.statusCode : 'reset'} ${Date.now() - started} ms`));
+		}
+		try {
+			if (path === '/_sandbox' || path.startsWith('/_sandbox/')) await handleControl(this, req, res, method, path);
+			else if (path === '/v2' || path.startsWith('/v2/')) await this.handleApi(req, res, method, path, url.searchParams);
+			else sendJson(res, 404, errorBody(`unknown path ${path}: the API is under /v2, the controls under /_sandbox`));
+		} catch (error) {
+			if (!this.options.quiet) console.error(error);
+			sendJson(res, 500, errorBody(DEFAULT_ERROR_MESSAGE));
+		}
+	}
+
+	/** record → latency → fault → auth → route → JSON body → handler. */
+	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
+		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now() };
+		this.requests.push(record);
+		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
+			record.status = status;
+			sendJson(res, status, body, headers);
+		};
+
+		let raw: string;
+		try {
+			raw = await readBody(req);
+		} catch (error) {
+			if (error instanceof ApiError) return send(error.status, errorBody(error.message));
+			throw error;
+		}
+		const parsed = raw.trim() === '' ? undefined : parseJson(raw);
+		record.body = parsed === undefined ? undefined : parsed.ok ? parsed.value : raw;
+
+		await this.requestTimers.sleep(this.latencyMs);
+		const fault = this.faults.take(method, path);
+		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
+		else if (fault) return this.applyFault(fault, req, res, record);
+
+		const denied = authError(req.headers.authorization, this.token);
+		if (denied) return send(401, errorBody(denied));
+		const route = this.routes.get(`${method} ${path}`);
+		if (!route) {
+			if (this.paths.has(path)) return send(405, errorBody(`${method} is not allowed on ${path}`));
+			return send(404, errorBody(`unknown endpoint ${method} ${path}`));
+		}
+		let body: Source = {};
+		if (method !== 'GET' && parsed !== undefined) {
+			if (!parsed.ok) return send(400, errorBody('request body must be valid JSON'));
+			if (!isPlainObject(parsed.value)) return send(400, errorBody('request body must be a JSON object'));
+			body = parsed.value;
+		}
+		try {
+			const result = await route.handler({ state: this.current, body: new Fields(body), query: queryFields(params), effects: this.effects });
+			send(200, result);
+		} catch (error) {
+			if (!(error instanceof ApiError)) throw error;
+			send(error.status, errorBody(error.message));
+		}
+	}
+
+	private applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): void {
+		switch (fault.kind) {
+			case 'status': {
+				const status = fault.status ?? 500;
+				const retryAfter = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+				record.status = status;
+				sendJson(res, status, errorBody(status === 429 ? 'Too many requests, retry later' : DEFAULT_ERROR_MESSAGE), retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+				return;
+			}
+			case 'non-json':
+				record.status = 200;
+				res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+				res.end(NON_JSON_PAGE);
+				return;
+			case 'success-false':
+				record.status = 200;
+				sendJson(res, 200, errorBody(DEFAULT_ERROR_MESSAGE));
+				return;
+			default:
+				record.status = 0;
+				req.socket.destroy();
+		}
+	}
+}
+
+function resolveOptions(options: SandboxOptions): ResolvedOptions {
+	const resolved: ResolvedOptions = {
+		port: options.port ?? 0,
+		host: options.host ?? '127.0.0.1',
+		token: options.token ?? 'sandbox-token',
+		seed: parseSeedOptions(options.seed),
+		latencyMs: checkMs('latencyMs', options.latencyMs ?? 0),
+		minuteMs: checkMs('minuteMs', options.minuteMs ?? 60_000),
+		asyncDeleteMs: checkMs('asyncDeleteMs', options.asyncDeleteMs ?? 2000),
+		deliveryTimeoutMs: checkMs('deliveryTimeoutMs', options.deliveryTimeoutMs ?? 5000),
+		quiet: options.quiet ?? true,
+	};
+	if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) throw badRequest('port must be an integer between 0 and 65535');
+	if (resolved.token === '' || /\s/.test(resolved.token)) throw badRequest('token must be a non-empty string without spaces');
+	return resolved;
+}
+
+/** Starts the sandbox API server; resolves once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const resolved = resolveOptions(options);
+	const server = http.createServer();
+	const sandbox = new SandboxServer(resolved, server);
+	server.on('request', (req: IncomingMessage, res: ServerResponse) => void sandbox.handle(req, res));
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(resolved.port, resolved.host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	sandbox.listening((server.address() as AddressInfo).port);
+	return sandbox;
+}
