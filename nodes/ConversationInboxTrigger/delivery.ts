@@ -1,0 +1,146 @@
+/**
+ * Handling of one delivery: authenticity check, payload reading, the output item.
+ * Pure functions over plain values so each rule can be read (and tested) on its own.
+ */
+import { createHash, timingSafeEqual } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SECRET_HEADER } from './registrations';
+
+/**
+ * Largest body (in characters, or bytes for a raw body) the trigger parses itself. n8n's own body
+ * parser already refuses bodies above N8N_PAYLOAD_SIZE_MAX (16 MB by default); this bound only
+ * applies when n8n hands over an unparsed body (text/plain or an unknown content type).
+ */
+export const MAX_RAW_BODY_LENGTH = 5 * 1024 * 1024;
+
+export type HeaderValue = string | string[] | undefined;
+export type Headers = Record<string, HeaderValue>;
+
+function digest(value: string) {
+	return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/**
+ * True when `provided` is exactly the node's secret. Both sides are hashed to 32 bytes first and
+ * compared with `timingSafeEqual`, so the time taken depends neither on where the values differ
+ * nor on the secret's length; a value of another length is just another mismatch. A header sent
+ * several times (an array) is rejected.
+ */
+export function secretMatches(provided: HeaderValue, secret: string | undefined): boolean {
+	if (typeof secret !== 'string' || secret === '') return false;
+	const candidate = typeof provided === 'string' ? provided : '';
+	const equal = timingSafeEqual(digest(candidate), digest(secret));
+	return equal && typeof provided === 'string';
+}
+
+/** First value of a header, or undefined when absent or sent several times. */
+export function singleHeader(headers: Headers, name: string): string | undefined {
+	const value = headers[name.toLowerCase()];
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Request headers without the secret header (names are lower-case in Node). */
+export function publicHeaders(headers: Headers): IDataObject {
+	const copy: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (name.toLowerCase() === SECRET_HEADER) continue;
+		if (value !== undefined) copy[name] = value;
+	}
+	return copy;
+}
+
+export type PayloadResult =
+	| { ok: true; payload: unknown; source: 'body' | 'query' }
+	| { ok: false; statusCode: 400 | 413; message: string };
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+function parseText(text: string): PayloadResult | undefined {
+	if (text.length > MAX_RAW_BODY_LENGTH) {
+		return {
+			ok: false,
+			statusCode: 413,
+			message: `The body is larger than ${MAX_RAW_BODY_LENGTH} characters`,
+		};
+	}
+	if (text.trim() === '') return undefined;
+	try {
+		return { ok: true, payload: JSON.parse(text) as unknown, source: 'body' };
+	} catch {
+		return { ok: false, statusCode: 400, message: 'The body is not valid JSON' };
+	}
+}
+
+/**
+ * The delivered payload. Rules, in order:
+ * - a body n8n already parsed (JSON, form) that is not empty is the payload;
+ * - a text body (text/plain, or the raw bytes of an unknown content type) is parsed as JSON:
+ *   invalid JSON → 400, longer than MAX_RAW_BODY_LENGTH → 413 (no execution either way);
+ * - otherwise (GET, or an empty body) the query string is the payload.
+ */
+export function readPayload(body: unknown, rawBody: unknown, query: unknown): PayloadResult {
+	if (Array.isArray(body) || (isPlainObject(body) && Object.keys(body).length > 0)) {
+		return { ok: true, payload: body, source: 'body' };
+	}
+	if (typeof body === 'string') {
+		const parsed = parseText(body);
+		if (parsed) return parsed;
+	} else if (rawBody instanceof Uint8Array && rawBody.byteLength > 0) {
+		if (rawBody.byteLength > MAX_RAW_BODY_LENGTH) {
+			return {
+				ok: false,
+				statusCode: 413,
+				message: `The body is larger than ${MAX_RAW_BODY_LENGTH} bytes`,
+			};
+		}
+		const parsed = parseText(new TextDecoder('utf-8').decode(rawBody));
+		if (parsed) return parsed;
+	}
+	return { ok: true, payload: isPlainObject(query) ? query : {}, source: 'query' };
+}
+
+/** A string field of the payload (top level), if present. */
+export function payloadField(payload: unknown, ...names: string[]): string | undefined {
+	if (!isPlainObject(payload)) return undefined;
+	for (const name of names) {
+		const value = payload[name];
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return undefined;
+}
+
+function redactString(text: string, secret: string): string {
+	return text.includes(secret) ? text.split(secret).join('[redacted]') : text;
+}
+
+/**
+ * A deep copy of `value` in which every string (and key) containing the secret has it replaced,
+ * so the secret can never reach an output item, whatever the platform echoes in its payload.
+ * Iterative, so a deeply nested payload cannot overflow the stack.
+ */
+export function redactSecret<T>(value: T, secret: string): T {
+	if (typeof value === 'string') return redactString(value, secret) as T;
+	if (!value || typeof value !== 'object') return value;
+	const root: unknown = Array.isArray(value) ? [] : {};
+	const stack: Array<{ from: object; to: Record<string, unknown> | unknown[] }> = [
+		{ from: value as object, to: root as Record<string, unknown> },
+	];
+	while (stack.length > 0) {
+		const { from, to } = stack.pop()!;
+		for (const [key, entry] of Object.entries(from)) {
+			let copy: unknown = entry;
+			if (typeof entry === 'string') {
+				copy = redactString(entry, secret);
+			} else if (entry && typeof entry === 'object') {
+				copy = Array.isArray(entry) ? [] : {};
+				stack.push({ from: entry as object, to: copy as Record<string, unknown> });
+			}
+			if (Array.isArray(to)) to[Number(key)] = copy;
+			else to[redactString(key, secret)] = copy;
+		}
+	}
+	return root as T;
+}

@@ -1,0 +1,110 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** What we know about a failed API call; never holds request headers (the token lives there). */
+export interface ApiFailure {
+	statusCode: number;
+	body: unknown;
+	method: string;
+	path: string;
+}
+
+const HEADLINES: Record<number, { headline: string; hint: string }> = {
+	400: {
+		headline: 'The API rejected the request as invalid',
+		hint: 'Check the fields named in the message above against their rules in the node.',
+	},
+	401: {
+		headline: 'The API token was rejected',
+		hint: 'Open the Conversation Inbox credential and paste the company API token again.',
+	},
+	403: {
+		headline: 'The API token may not do this',
+		hint: 'Check that the token belongs to the company that owns the resource.',
+	},
+	404: {
+		headline: 'The API could not find what the request names',
+		hint: 'Check the ID or name: it may have been deleted or belong to another company. If every request fails like this, check that the Base URL ends in /v2.',
+	},
+	409: {
+		headline: 'The request conflicts with existing data',
+		hint: 'A tag with this name already exists (names are case-sensitive). Use another name or look the tag up instead.',
+	},
+	429: {
+		headline: 'The API is receiving too many requests',
+		hint: 'The node already waited and retried. Lower the number of items per run or add a Wait node between batches.',
+	},
+};
+
+function headlineFor(statusCode: number): { headline: string; hint: string } {
+	if (HEADLINES[statusCode]) return HEADLINES[statusCode];
+	if (statusCode >= 500) {
+		return {
+			headline: 'The API failed to process the request',
+			hint: 'This is a problem on the API side. Try again later; if it persists, contact the platform support with the time of the failure.',
+		};
+	}
+	if (statusCode >= 200 && statusCode < 300) {
+		return {
+			headline: 'The API answered that the request did not succeed',
+			hint: 'The API returned "success: false". Check the input values; the message above is the API\'s own.',
+		};
+	}
+	return { headline: 'The API returned an unexpected status', hint: 'Check the Base URL and try again.' };
+}
+
+/** The API's own `message`, if the body carries one. */
+export function apiMessage(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && typeof (body as JsonObject).message === 'string') {
+		return (body as JsonObject).message as string;
+	}
+	return undefined;
+}
+
+/** One error for every failed call: status, the API's message verbatim, a headline and a hint. */
+export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): NodeApiError {
+	const { headline, hint } = headlineFor(failure.statusCode);
+	const message = apiMessage(failure.body);
+	const quoted = message === undefined ? 'The API sent no message.' : `API message: "${message}".`;
+	const response: JsonObject = {
+		success: false,
+		message: message ?? null,
+		httpCode: failure.statusCode,
+		request: `${failure.method} ${failure.path}`,
+	};
+	const error = new NodeApiError(node, response, {
+		message: `${headline} (HTTP ${failure.statusCode})`,
+		description: `${quoted} ${failure.method} ${failure.path} answered HTTP ${failure.statusCode}. ${hint}`,
+		httpCode: String(failure.statusCode),
+		itemIndex,
+	});
+	return error;
+}
+
+/** True when the API reports success; `success: false` is a failure even under HTTP 200. */
+export function isSuccessBody(body: unknown): body is JsonObject & { success: true } {
+	return !!body && typeof body === 'object' && (body as JsonObject).success === true;
+}
+
+/** A call that got no HTTP answer (refused, reset, timed out). Built from the error code only. */
+export function networkError(
+	node: INode,
+	cause: unknown,
+	method: string,
+	path: string,
+	itemIndex?: number,
+): NodeApiError {
+	const code =
+		(cause as { code?: unknown })?.code ?? (cause as { cause?: { code?: unknown } })?.cause?.code;
+	const reason = typeof code === 'string' ? code : 'no response';
+	return new NodeApiError(
+		node,
+		{ success: false, message: reason, request: `${method} ${path}` },
+		{
+			message: `Could not reach the API (${reason})`,
+			description: `${method} ${path} got no HTTP answer (${reason}). Check the Base URL in the credential and that the API is reachable from n8n.`,
+			httpCode: null as unknown as string,
+			itemIndex,
+		},
+	);
+}

@@ -1,0 +1,384 @@
+/**
+ * Runs the Conversation Inbox Trigger inside n8n-core's real HookContext and WebhookContext.
+ *
+ * What n8n's CLI does around them, and what this file stands in for (the CLI package is not a
+ * dependency and cannot run here):
+ * - `TriggerInstance.activate()` / `deactivate()` mirror ActiveWorkflowManager.addWebhooks /
+ *   clearWebhooks: one webhook entry per HTTP method of every webhook description
+ *   (WebhookService.getNodeWebhooks splits `httpMethod` on ','), `checkExists` then `create` when
+ *   it answered false (WebhookService.createWebhookIfNotExists), `delete` on deactivation. n8n
+ *   saves the workflow's static data afterwards; `persistedStaticData()` is that saved JSON, and a
+ *   new `TriggerInstance` built from it is the workflow as n8n loads it again.
+ * - `N8nWebhookEndpointStandIn` stands in for n8n's webhook HTTP endpoint (`/webhook/...`): a
+ *   node:http server that parses the body the way n8n's body parser does, hangs `body`, `rawBody`,
+ *   `query` and `params` on the real IncomingMessage, builds the WebhookContext with it as
+ *   `additionalData.httpRequest` (and the real ServerResponse as `httpResponse`), calls the node's
+ *   `webhook()` and answers as n8n's executeWebhook does (nothing when the node answered itself,
+ *   the node's `webhookResponse` or n8n's default message when no workflow runs, "Workflow was
+ *   started" when it does). Emitted items are recorded instead of running a workflow.
+ */
+import { HookContext, WebhookContext } from 'n8n-core';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WebhookSetupMethodNames,
+	Workflow,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import type { InboxCredentials } from './n8n-harness';
+import { makeAdditionalData, makeWorkflow } from './n8n-harness';
+
+export const TRIGGER_TYPE = 'conversationInboxTrigger';
+/** The node's webhookId, as n8n assigns one (a uuid) when the node is added to a workflow. */
+export const TEST_WEBHOOK_ID = '5f0c6a38-2b1e-4c1a-9d55-0d2f3c4b5a61';
+/** n8n's default N8N_PAYLOAD_SIZE_MAX, in bytes (16 MiB). */
+export const N8N_PAYLOAD_SIZE_MAX = 16 * 1024 * 1024;
+
+export interface HookCall {
+	method: IHttpRequestMethods;
+	hook: WebhookSetupMethodNames;
+	result: boolean | undefined;
+}
+
+export interface TriggerSetup {
+	parameters: INodeParameters;
+	credentials: InboxCredentials;
+	/** n8n's webhook base URL, e.g. `http://127.0.0.1:5678/webhook` */
+	webhookBaseUrl?: string;
+	/** n8n's test-webhook base URL (used when `isTest` is set) */
+	webhookTestBaseUrl?: string;
+	/** the workflow's static data as n8n stored it (JSON) */
+	staticData?: IDataObject;
+	webhookId?: string;
+}
+
+/** One trigger node in one workflow, as n8n holds it in memory between load and save. */
+export class TriggerInstance {
+	readonly nodeType = new ConversationInboxTrigger();
+	readonly workflow: Workflow;
+	readonly node: INode;
+
+	constructor(readonly setup: TriggerSetup) {
+		const fixture = makeWorkflow(TRIGGER_TYPE, this.nodeType, setup.parameters, {
+			staticData: setup.staticData ? (JSON.parse(JSON.stringify(setup.staticData)) as IDataObject) : undefined,
+			webhookId: setup.webhookId ?? TEST_WEBHOOK_ID,
+		});
+		this.workflow = fixture.workflow;
+		this.node = fixture.node;
+	}
+
+	additionalData(overrides: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+		const extra: Partial<IWorkflowExecuteAdditionalData> = {};
+		if (this.setup.webhookBaseUrl) extra.webhookBaseUrl = this.setup.webhookBaseUrl;
+		if (this.setup.webhookTestBaseUrl) extra.webhookTestBaseUrl = this.setup.webhookTestBaseUrl;
+		return makeAdditionalData(this.setup.credentials, { ...extra, ...overrides });
+	}
+
+	/** One entry per HTTP method of every webhook description, as WebhookService.getNodeWebhooks. */
+	webhooks(isTest = false): IWebhookData[] {
+		const additionalData = this.additionalData();
+		return (this.nodeType.description.webhooks ?? []).flatMap((description) =>
+			String(description.httpMethod)
+				.split(',')
+				.filter((method) => method.trim() !== '')
+				.map((method) => ({
+					httpMethod: method.trim() as IHttpRequestMethods,
+					node: this.node.name,
+					path: `${this.node.webhookId}/${description.path}`,
+					webhookDescription: description,
+					workflowId: this.workflow.id,
+					workflowExecuteAdditionalData: additionalData,
+					isTest,
+				})),
+		);
+	}
+
+	hookContext(
+		webhookData: IWebhookData,
+		mode: WorkflowExecuteMode = 'trigger',
+		activation: WorkflowActivateMode = 'activate',
+	): HookContext {
+		return new HookContext(
+			this.workflow,
+			this.node,
+			webhookData.workflowExecuteAdditionalData,
+			mode,
+			activation,
+			webhookData,
+		);
+	}
+
+	async runHook(
+		hook: WebhookSetupMethodNames,
+		webhookData: IWebhookData = this.webhooks()[0],
+		mode: WorkflowExecuteMode = 'trigger',
+		activation: WorkflowActivateMode = 'activate',
+	): Promise<boolean> {
+		const methods = this.nodeType.webhookMethods.default;
+		return await methods[hook].call(this.hookContext(webhookData, mode, activation));
+	}
+
+	/** ActiveWorkflowManager.addWebhooks: checkExists, then create when it answered false. */
+	async activate(options: { isTest?: boolean } = {}): Promise<HookCall[]> {
+		const calls: HookCall[] = [];
+		const mode: WorkflowExecuteMode = options.isTest ? 'manual' : 'trigger';
+		const activation: WorkflowActivateMode = options.isTest ? 'manual' : 'activate';
+		for (const webhookData of this.webhooks(options.isTest)) {
+			const exists = await this.runHook('checkExists', webhookData, mode, activation);
+			calls.push({ method: webhookData.httpMethod, hook: 'checkExists', result: exists });
+			if (!exists) {
+				const created = await this.runHook('create', webhookData, mode, activation);
+				calls.push({ method: webhookData.httpMethod, hook: 'create', result: created });
+			}
+		}
+		return calls;
+	}
+
+	/** ActiveWorkflowManager.clearWebhooks: delete for every webhook entry. */
+	async deactivate(): Promise<HookCall[]> {
+		const calls: HookCall[] = [];
+		for (const webhookData of this.webhooks()) {
+			const result = await this.runHook('delete', webhookData, 'internal', 'update');
+			calls.push({ method: webhookData.httpMethod, hook: 'delete', result });
+		}
+		return calls;
+	}
+
+	/** The node's static data as the node sees it. */
+	nodeStaticData(): IDataObject {
+		return this.workflow.getStaticData('node', this.node);
+	}
+
+	/** What n8n's saveStaticData writes to the database (JSON, no proxies). */
+	persistedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	webhookUrl(isTest = false): string {
+		const url = this.hookContext(this.webhooks(isTest)[0]).getNodeWebhookUrl('default');
+		if (!url) throw new Error('no webhook URL');
+		return url;
+	}
+
+	webhookContext(
+		request: IncomingMessage,
+		response: ServerResponse,
+		method: IHttpRequestMethods,
+	): WebhookContext {
+		const webhookData = this.webhooks().find((entry) => entry.httpMethod === method);
+		if (!webhookData) throw new Error(`no webhook for ${method}`);
+		const additionalData = this.additionalData({
+			httpRequest: request as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
+			httpResponse: response as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
+		});
+		return new WebhookContext(this.workflow, this.node, additionalData, 'webhook', webhookData, [], null);
+	}
+}
+
+/** One request the stand-in endpoint handled. */
+export interface EndpointCall {
+	method: string;
+	path: string;
+	statusCode: number;
+	/** the response body as sent */
+	responseText: string;
+	/** items the trigger emitted: a workflow execution would start with these */
+	items?: INodeExecutionData[];
+	error?: string;
+}
+
+/** Reads the body as n8n's rawBodyReader does (limit N8N_PAYLOAD_SIZE_MAX, else 413). */
+async function readRawBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of request) {
+		const buffer = chunk as Buffer;
+		size += buffer.length;
+		if (size > limit) return 'too-large';
+		chunks.push(buffer);
+	}
+	return Buffer.concat(chunks);
+}
+
+/**
+ * Stands in for n8n's webhook endpoint: see the file header. `attach()` names the trigger
+ * instance (the active workflow) that receives requests.
+ */
+export class N8nWebhookEndpointStandIn {
+	readonly calls: EndpointCall[] = [];
+	private server?: Server;
+	private instance?: TriggerInstance;
+	private waiters: Array<() => void> = [];
+
+	constructor(private readonly payloadSizeMax = N8N_PAYLOAD_SIZE_MAX) {}
+
+	async start(): Promise<this> {
+		this.server = createServer((request, response) => {
+			void this.handle(request, response);
+		});
+		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+		return this;
+	}
+
+	async stop(): Promise<void> {
+		if (!this.server) return;
+		this.server.closeAllConnections();
+		await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+	}
+
+	get origin(): string {
+		const address = this.server?.address() as AddressInfo | null;
+		if (!address) throw new Error('stand-in endpoint not started');
+		return `http://127.0.0.1:${address.port}`;
+	}
+
+	/** n8n's webhook base URL as this endpoint serves it. */
+	get webhookBaseUrl(): string {
+		return `${this.origin}/webhook`;
+	}
+
+	attach(instance: TriggerInstance): void {
+		this.instance = instance;
+	}
+
+	/** Executions so far: calls that emitted items. */
+	get executions(): EndpointCall[] {
+		return this.calls.filter((call) => call.items !== undefined);
+	}
+
+	/** Resolves once `condition()` holds after a handled call (rejects after `timeoutMs`). */
+	async waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		while (!condition()) {
+			const left = deadline - Date.now();
+			if (left <= 0) throw new Error(`condition not met within ${timeoutMs} ms (${this.calls.length} calls)`);
+			await new Promise<void>((resolve) => {
+				const timer = setTimeout(resolve, left);
+				this.waiters.push(() => {
+					clearTimeout(timer);
+					resolve();
+				});
+			});
+		}
+	}
+
+	/** Resolves with the first `count` handled calls once there are that many. */
+	async waitForCalls(count: number, timeoutMs = 5000): Promise<EndpointCall[]> {
+		await this.waitUntil(() => this.calls.length >= count, timeoutMs);
+		return this.calls.slice(0, count);
+	}
+
+	private record(call: EndpointCall): void {
+		this.calls.push(call);
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const wake of waiters) wake();
+	}
+
+	private send(
+		response: ServerResponse,
+		call: Omit<EndpointCall, 'statusCode' | 'responseText'>,
+		statusCode: number,
+		body: unknown,
+	): void {
+		const text = JSON.stringify(body);
+		response.writeHead(statusCode, { 'Content-Type': 'application/json; charset=utf-8' });
+		response.end(text);
+		this.record({ ...call, statusCode, responseText: text });
+	}
+
+	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const url = new URL(request.url ?? '/', this.origin);
+		const method = (request.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+		const call = { method, path: url.pathname };
+		const instance = this.instance;
+		const routePath = url.pathname.replace(/^\/webhook\//, '').replace(/\/+$/, '');
+		const webhook = instance
+			?.webhooks()
+			.find((entry) => entry.httpMethod === method && entry.path === routePath);
+		if (!instance || !url.pathname.startsWith('/webhook/') || !webhook) {
+			this.send(response, call, 404, { code: 404, message: 'The requested webhook is not registered.' });
+			return;
+		}
+
+		const raw = await readRawBody(request, this.payloadSizeMax);
+		if (raw === 'too-large') {
+			this.send(response, call, 413, { message: 'request entity too large' });
+			return;
+		}
+		// n8n's parseIncomingMessage + parseBody
+		const contentTypeHeader = request.headers['content-type'] ?? '';
+		const contentType = contentTypeHeader.split(';')[0].trim().toLowerCase();
+		const charset = /charset=([^;]+)/i.exec(contentTypeHeader)?.[1]?.trim().toLowerCase();
+		const encoding = (charset === 'utf-8' || !charset ? 'utf8' : charset) as BufferEncoding;
+		let body: unknown = undefined;
+		if (raw.length > 0) {
+			try {
+				if (contentType === 'application/json') body = JSON.parse(raw.toString(encoding));
+				else if (contentType === 'application/x-www-form-urlencoded') {
+					body = parseQueryString(raw.toString(encoding), undefined, undefined, { maxKeys: 1000 });
+				} else if (contentType === 'text/plain') body = raw.toString(encoding);
+			} catch (error) {
+				this.send(response, call, 422, {
+					code: 422,
+					message: 'Failed to parse request body',
+					hint: (error as Error).message,
+				});
+				return;
+			}
+		}
+		Object.assign(request, {
+			body: body ?? {},
+			rawBody: raw,
+			query: { ...parseQueryString(url.search.replace(/^\?/, '')) },
+			params: {},
+			contentType,
+			encoding,
+		});
+
+		// Keep what the node itself writes (its 401/400/413 answers) for the record.
+		let nodeResponseText = '';
+		const originalEnd = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+		response.end = ((...args: unknown[]) => {
+			if (typeof args[0] === 'string') nodeResponseText = args[0];
+			return originalEnd(...args);
+		}) as ServerResponse['end'];
+
+		let result: IWebhookResponseData;
+		try {
+			const context = instance.webhookContext(request, response, method);
+			result = await instance.nodeType.webhook.call(context);
+		} catch (error) {
+			this.send(response, { ...call, error: (error as Error).message }, 500, {
+				code: 0,
+				message: 'Error in workflow',
+			});
+			return;
+		}
+		if (result.noWebhookResponse === true) {
+			// The node answered itself (401, 400, 413): record what it sent.
+			this.record({ ...call, statusCode: response.statusCode, responseText: nodeResponseText });
+			return;
+		}
+		if (result.workflowData === undefined) {
+			this.send(response, call, 200, result.webhookResponse ?? { message: 'Webhook call received' });
+			return;
+		}
+		this.send(response, { ...call, items: result.workflowData[0] ?? [] }, 200, {
+			message: 'Workflow was started',
+		});
+	}
+}

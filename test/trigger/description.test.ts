@@ -1,0 +1,158 @@
+/**
+ * The trigger's description (what the editor shows and workflows store) and the shared
+ * integration locator's list search, run in n8n-core's real LoadOptionsContext against the sandbox.
+ */
+import { LoadOptionsContext } from 'n8n-core';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers } from 'n8n-workflow';
+
+import codex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { WEBHOOK_EVENTS } from '../../nodes/shared/constants';
+import { validateIntegrationId } from '../../nodes/shared/integrationLocator';
+import type { InboxCredentials } from '../helpers/n8n-harness';
+import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
+import { TRIGGER_TYPE } from '../helpers/trigger-harness';
+import type { Sandbox } from './setup';
+import { DEMO, OFFICIAL, startTestSandbox, triggerParameters, WHATSAPP } from './setup';
+
+const trigger = new ConversationInboxTrigger();
+const { description } = trigger;
+
+function property(name: string): INodeProperties {
+	const found = description.properties.find((entry) => entry.name === name);
+	if (!found) throw new Error(`no property ${name}`);
+	return found;
+}
+
+describe('description', () => {
+	test('identity: name, display name, trigger group, version 1, no usableAsTool, shared icons, credential', () => {
+		expect(description).toMatchObject({
+			name: 'conversationInboxTrigger',
+			displayName: 'Conversation Inbox Trigger',
+			group: ['trigger'],
+			version: 1,
+			inputs: [],
+			defaults: { name: 'Conversation Inbox Trigger' },
+			icon: {
+				light: 'file:../ConversationInbox/conversationInbox.svg',
+				dark: 'file:../ConversationInbox/conversationInbox.dark.svg',
+			},
+			credentials: [{ name: 'conversationInboxApi', required: true }],
+		});
+		expect(description.usableAsTool).toBeUndefined();
+		expect(description.subtitle).toContain('$parameter["events"]');
+	});
+
+	test('codex file: this node, category Communication', () => {
+		expect(codex.node).toBe(`n8n-nodes-conversation-inbox.${TRIGGER_TYPE}`);
+		expect(codex.categories).toEqual(['Communication']);
+	});
+
+	test('webhooks: one entry per delivery method on one path, all named default; only POST shows its URL', () => {
+		const webhooks = description.webhooks ?? [];
+		expect(webhooks.map((webhook) => webhook.httpMethod).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
+		expect(new Set(webhooks.map((webhook) => webhook.path)).size).toBe(1);
+		expect(webhooks.every((webhook) => webhook.name === 'default')).toBe(true);
+		expect(webhooks.filter((webhook) => !webhook.ndvHideUrl).map((webhook) => webhook.httpMethod)).toEqual(['POST']);
+	});
+
+	test('parameters: integration locator, the seven events (required), transfer type ALL, delay ≥ 0, extra headers, notice', () => {
+		const integration = property('integrationId');
+		expect(integration.type).toBe('resourceLocator');
+		expect(integration.required).toBe(true);
+		const modes = integration.modes as INodePropertyMode[];
+		expect(modes.map((mode) => mode.name)).toEqual(['list', 'id']);
+		expect(modes[0].typeOptions?.searchListMethod).toBe('searchIntegrations');
+
+		const events = property('events');
+		expect(events.type).toBe('multiOptions');
+		expect(events.required).toBe(true);
+		expect(events.options?.map((option) => (option as { value: string }).value)).toEqual(WEBHOOK_EVENTS);
+		expect(
+			events.options?.every((option) => typeof (option as { description?: string }).description === 'string'),
+		).toBe(true);
+
+		expect(property('transferType')).toMatchObject({ type: 'options', default: 'ALL' });
+		expect(property('transferType').description).toBeTruthy();
+		expect(property('delayMinutes')).toMatchObject({ type: 'number', default: 0, typeOptions: { minValue: 0 } });
+		const options = property('options');
+		expect(options.options?.map((option) => (option as INodeProperties).name)).toEqual(['extraHeaders']);
+
+		const notice = description.properties.find((entry) => entry.type === 'notice');
+		expect(notice?.displayName).toMatch(/cannot delete webhooks/);
+		expect(notice?.displayName).toMatch(/reuses them/);
+		// One or two sentences.
+		expect((notice?.displayName.match(/[.!?](\s|$)/g) ?? []).length).toBeLessThanOrEqual(2);
+	});
+
+	test('the ID mode rejects what the API would reject, as the editor validates it', () => {
+		const integration = property('integrationId');
+		const { node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
+		// n8n's own parameter-issue check, as the editor runs it on the node.
+		const issues = (value: string) =>
+			NodeHelpers.getParameterIssues(
+				integration,
+				{ ...node.parameters, integrationId: { __rl: true, mode: 'id', value } },
+				'',
+				node,
+				description,
+			).parameters?.integrationId ?? [];
+		expect(issues(WHATSAPP)).toEqual([]);
+		expect(issues('C' + WHATSAPP.slice(1))).toEqual([expect.stringMatching(/must be an ID/)]);
+		expect(issues(`${WHATSAPP}x`)).toHaveLength(1);
+		expect(issues('x' + WHATSAPP)).toHaveLength(1);
+		expect(() => validateIntegrationId({ name: 'n' } as never, 'abc')).toThrow(/must be an ID/);
+		expect(() => validateIntegrationId({ name: 'n' } as never, '')).toThrow(/no integration is selected/);
+		expect(validateIntegrationId({ name: 'n' } as never, ` ${WHATSAPP} `)).toBe(WHATSAPP);
+	});
+});
+
+describe('searchIntegrations (From List)', () => {
+	let sandbox: Sandbox;
+	let credentials: InboxCredentials;
+
+	beforeAll(async () => {
+		({ sandbox, credentials } = await startTestSandbox());
+	});
+
+	afterAll(async () => {
+		await sandbox.close();
+	});
+
+	function context(apiToken: string = DEMO.token): LoadOptionsContext {
+		const { workflow, node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
+		return new LoadOptionsContext(
+			workflow,
+			node,
+			makeAdditionalData({ ...credentials, apiToken }),
+			'parameters.integrationId',
+		);
+	}
+
+	test('lists every integration of the company, sorted by name, value = id', async () => {
+		const result = await trigger.methods.listSearch.searchIntegrations.call(context());
+		const values = result.results.map((entry) => entry.value);
+		expect(values).toEqual(expect.arrayContaining([WHATSAPP, OFFICIAL, DEMO.integrations.disconnected.id]));
+		expect(result.results).toHaveLength(sandbox.state.integrations.size);
+		const names = result.results.map((entry) => entry.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		expect(result.results.find((entry) => entry.value === WHATSAPP)?.name).toBe('Support WhatsApp (CONNECTED)');
+		expect(sandbox.requests.some((request) => request.path === '/v2/integration/list')).toBe(true);
+	});
+
+	test('filters by the typed text, case-insensitive, on name or id', async () => {
+		const byName = await trigger.methods.listSearch.searchIntegrations.call(context(), 'official');
+		expect(byName.results.map((entry) => entry.value)).toEqual([OFFICIAL]);
+		const byId = await trigger.methods.listSearch.searchIntegrations.call(context(), WHATSAPP.slice(0, 12));
+		expect(byId.results.map((entry) => entry.value)).toContain(WHATSAPP);
+		const none = await trigger.methods.listSearch.searchIntegrations.call(context(), 'no such line');
+		expect(none.results).toEqual([]);
+	});
+
+	test('a rejected token surfaces as the shared NodeApiError', async () => {
+		await expect(
+			trigger.methods.listSearch.searchIntegrations.call(context('wrong-token')),
+		).rejects.toBeInstanceOf(NodeApiError);
+	});
+});

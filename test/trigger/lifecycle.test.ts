@@ -1,0 +1,361 @@
+/**
+ * The trigger's webhook lifecycle (checkExists / create / delete) in n8n-core's real HookContext,
+ * against the sandbox API over real HTTP. Registrations are inspected in the sandbox's state.
+ */
+import { randomUUID } from 'node:crypto';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import {
+	EVENT_HEADER,
+	REGISTRATION_HEADER,
+	SECRET_HEADER,
+} from '../../nodes/ConversationInboxTrigger/registrations';
+import type { InboxCredentials } from '../helpers/n8n-harness';
+import { TriggerInstance } from '../helpers/trigger-harness';
+import type { TriggerSetup } from '../helpers/trigger-harness';
+import type { Sandbox } from './setup';
+import {
+	DEMO,
+	headerOf,
+	OFFICIAL,
+	startTestSandbox,
+	triggerParameters,
+	UNKNOWN_INTEGRATION,
+	webhooksFor,
+	WHATSAPP,
+} from './setup';
+
+const N8N_WEBHOOK_BASE = 'http://127.0.0.1:5678/webhook';
+const N8N_WEBHOOK_TEST_BASE = 'http://127.0.0.1:5678/webhook-test';
+
+let sandbox: Sandbox;
+let credentials: InboxCredentials;
+
+beforeAll(async () => {
+	({ sandbox, credentials } = await startTestSandbox());
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+/** A trigger in a workflow of its own (its own webhookId, so its own URL). */
+function trigger(parameters: TriggerSetup['parameters'], extra: Partial<TriggerSetup> = {}): TriggerInstance {
+	return new TriggerInstance({
+		parameters,
+		credentials,
+		webhookBaseUrl: N8N_WEBHOOK_BASE,
+		webhookTestBaseUrl: N8N_WEBHOOK_TEST_BASE,
+		webhookId: randomUUID(),
+		...extra,
+	});
+}
+
+interface StoredState {
+	version?: number;
+	secret?: string;
+	registrations?: Array<Record<string, unknown>>;
+	lastDeactivatedAt?: string;
+}
+
+function stored(instance: TriggerInstance): StoredState {
+	return JSON.parse(JSON.stringify(instance.nodeStaticData())) as StoredState;
+}
+
+describe('activation (create)', () => {
+	test('registers one webhook per selected event with our URL, POST, secret/event/user headers, transfer type and delay', async () => {
+		const instance = trigger(
+			triggerParameters({
+				events: ['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'],
+				transferType: 'USER',
+				delayMinutes: 3,
+				extraHeaders: [{ key: 'X-Proxy-Key', value: 'proxy-123' }],
+			}),
+		);
+		const url = instance.webhookUrl();
+		expect(url).toBe(`${N8N_WEBHOOK_BASE}/${instance.node.webhookId}/webhook`);
+
+		const calls = await instance.activate();
+
+		// n8n runs checkExists/create once per HTTP method entry; only the first one creates.
+		expect(calls.map((call) => `${call.method} ${call.hook} ${String(call.result)}`)).toEqual([
+			'POST checkExists false',
+			'POST create true',
+			'GET checkExists true',
+			'PUT checkExists true',
+			'PATCH checkExists true',
+			'DELETE checkExists true',
+		]);
+
+		const state = stored(instance);
+		expect(state.secret).toMatch(/^[0-9a-f]{64}$/);
+
+		const webhooks = webhooksFor(sandbox, url);
+		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']);
+		for (const webhook of webhooks) {
+			expect(webhook).toMatchObject({
+				integrationId: WHATSAPP,
+				url,
+				method: 'POST',
+				transferType: 'USER',
+				delayMinutes: 3,
+			});
+			expect(headerOf(webhook, SECRET_HEADER)).toBe(state.secret);
+			expect(headerOf(webhook, EVENT_HEADER)).toBe(webhook.type);
+			expect(headerOf(webhook, REGISTRATION_HEADER)).toMatch(/^[0-9a-f]{32}$/);
+			expect(headerOf(webhook, 'X-Proxy-Key')).toBe('proxy-123');
+			expect(webhook.headers).toHaveLength(4);
+		}
+		// Different events → different fingerprints.
+		expect(headerOf(webhooks[0], REGISTRATION_HEADER)).not.toBe(headerOf(webhooks[1], REGISTRATION_HEADER));
+
+		// Static data records each registration with the platform's webhook id.
+		expect(state.registrations).toHaveLength(2);
+		expect(state.registrations?.map((registration) => registration.webhookId)).toEqual(
+			webhooks.map((webhook) => webhook.id),
+		);
+		expect(state.registrations?.[0]).toMatchObject({
+			event: 'MESSAGE_RECEIVED',
+			url,
+			integrationId: WHATSAPP,
+			transferType: 'USER',
+			delayMinutes: 3,
+			fingerprint: headerOf(webhooks[0], REGISTRATION_HEADER),
+		});
+		// The user's header values are not kept in static data, only a hash of them.
+		expect(JSON.stringify(state)).not.toContain('proxy-123');
+		expect(state.registrations?.[0].headersHash).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	test('each trigger node gets its own random secret', async () => {
+		const first = trigger(triggerParameters());
+		const second = trigger(triggerParameters());
+		await first.activate();
+		await second.activate();
+		expect(stored(first).secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(stored(second).secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(stored(first).secret).not.toBe(stored(second).secret);
+	});
+
+	test('checkExists answers true once registered, and false for a URL that has no registrations (test URL)', async () => {
+		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
+		expect(await instance.runHook('checkExists')).toBe(false);
+		await instance.activate();
+		expect(await instance.runHook('checkExists')).toBe(true);
+		const testEntry = instance.webhooks(true)[0];
+		expect(await instance.runHook('checkExists', testEntry, 'manual', 'manual')).toBe(false);
+	});
+
+	test('listening for a test event registers for the test URL once across the five method entries, with the same secret', async () => {
+		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
+		await instance.activate();
+		const secret = stored(instance).secret;
+		const calls = await instance.activate({ isTest: true });
+		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
+		const testUrl = instance.webhookUrl(true);
+		expect(testUrl).toBe(`${N8N_WEBHOOK_TEST_BASE}/${instance.node.webhookId}/webhook`);
+		const testWebhooks = webhooksFor(sandbox, testUrl);
+		expect(testWebhooks).toHaveLength(1);
+		expect(headerOf(testWebhooks[0], SECRET_HEADER)).toBe(secret);
+		expect(webhooksFor(sandbox, instance.webhookUrl())).toHaveLength(1);
+	});
+});
+
+describe('deactivation (delete) and re-activation', () => {
+	test('delete returns true for every method entry, removes nothing on the platform and keeps secret and registrations', async () => {
+		const instance = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }));
+		await instance.activate();
+		const before = stored(instance);
+		const url = instance.webhookUrl();
+		const countBefore = sandbox.state.webhooks.size;
+
+		const calls = await instance.deactivate();
+
+		expect(calls).toHaveLength(5);
+		expect(calls.every((call) => call.result === true)).toBe(true);
+		const after = stored(instance);
+		expect(after.secret).toBe(before.secret);
+		expect(after.registrations).toEqual(before.registrations);
+		expect(after.lastDeactivatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(sandbox, url)).toHaveLength(2);
+	});
+
+	test('delete does not throw on empty or damaged static data', async () => {
+		const empty = trigger(triggerParameters());
+		expect(await empty.runHook('delete')).toBe(true);
+		const damaged = trigger(triggerParameters(), {
+			staticData: { [`node:Conversation Inbox Trigger`]: { registrations: 'oops', secret: 42 } },
+		});
+		expect(await damaged.runHook('delete')).toBe(true);
+	});
+
+	test('re-activating the saved workflow with unchanged settings reuses the registrations: checkExists true, nothing new on the sandbox', async () => {
+		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED'], delayMinutes: 1 });
+		const first = trigger(parameters);
+		await first.activate();
+		await first.deactivate();
+		const saved = first.persistedStaticData();
+		const url = first.webhookUrl();
+		const countBefore = sandbox.state.webhooks.size;
+
+		// n8n loads the workflow again from the database: a new Workflow with the saved static data.
+		const again = trigger(parameters, { staticData: saved, webhookId: first.node.webhookId });
+		expect(again.webhookUrl()).toBe(url);
+		const calls = await again.activate();
+
+		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(sandbox, url)).toHaveLength(2);
+		expect(stored(again).secret).toBe(stored(first).secret);
+	});
+
+	test('adding an event registers only the missing one, with the same secret', async () => {
+		const first = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED'] }));
+		await first.activate();
+		await first.deactivate();
+		const url = first.webhookUrl();
+		const [original] = webhooksFor(sandbox, url);
+
+		const changed = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }), {
+			staticData: first.persistedStaticData(),
+			webhookId: first.node.webhookId,
+		});
+		const calls = await changed.activate();
+
+		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
+		const webhooks = webhooksFor(sandbox, url);
+		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT']);
+		expect(webhooks[0].id).toBe(original.id);
+		expect(headerOf(webhooks[1], SECRET_HEADER)).toBe(headerOf(original, SECRET_HEADER));
+		expect(stored(changed).registrations).toHaveLength(2);
+	});
+
+	test('removing an event registers nothing (the remaining registration is reused)', async () => {
+		const first = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }));
+		await first.activate();
+		const countBefore = sandbox.state.webhooks.size;
+		const narrowed = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), {
+			staticData: first.persistedStaticData(),
+			webhookId: first.node.webhookId,
+		});
+		expect(await narrowed.runHook('checkExists')).toBe(true);
+		await narrowed.activate();
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+	});
+
+	test('changing transfer type, delay, integration or extra headers registers new webhooks; switching back reuses the old ones', async () => {
+		const base = { events: ['MESSAGE_RECEIVED'] };
+		const first = trigger(triggerParameters({ ...base, transferType: 'ALL' }));
+		await first.activate();
+		const url = first.webhookUrl();
+		let saved = first.persistedStaticData();
+		const webhookId = first.node.webhookId;
+
+		const variants = [
+			triggerParameters({ ...base, transferType: 'API' }),
+			triggerParameters({ ...base, transferType: 'ALL', delayMinutes: 5 }),
+			triggerParameters({ ...base, transferType: 'ALL', integrationId: OFFICIAL }),
+			triggerParameters({ ...base, transferType: 'ALL', extraHeaders: [{ key: 'x-a', value: '1' }] }),
+		];
+		for (const parameters of variants) {
+			const instance = trigger(parameters, { staticData: saved, webhookId });
+			expect(await instance.runHook('checkExists')).toBe(false);
+			await instance.activate();
+			saved = instance.persistedStaticData();
+		}
+		const webhooks = webhooksFor(sandbox, url);
+		expect(webhooks).toHaveLength(5);
+		expect(webhooks.map((webhook) => [webhook.transferType, webhook.delayMinutes, webhook.integrationId])).toEqual([
+			['ALL', 0, WHATSAPP],
+			['API', 0, WHATSAPP],
+			['ALL', 5, WHATSAPP],
+			['ALL', 0, OFFICIAL],
+			['ALL', 0, WHATSAPP],
+		]);
+		expect(new Set(webhooks.map((webhook) => headerOf(webhook, SECRET_HEADER))).size).toBe(1);
+
+		const back = trigger(triggerParameters({ ...base, transferType: 'ALL' }), { staticData: saved, webhookId });
+		expect(await back.runHook('checkExists')).toBe(true);
+		await back.activate();
+		expect(webhooksFor(sandbox, url)).toHaveLength(5);
+	});
+
+	test('static data that lost its secret is not reused: a new secret and fresh registrations', async () => {
+		const first = trigger(triggerParameters());
+		await first.activate();
+		const saved = first.persistedStaticData();
+		const nodeKey = `node:${first.node.name}`;
+		delete (saved[nodeKey] as Record<string, unknown>).secret;
+
+		const again = trigger(triggerParameters(), { staticData: saved, webhookId: first.node.webhookId });
+		expect(await again.runHook('checkExists')).toBe(false);
+		await again.activate();
+		const webhooks = webhooksFor(sandbox, first.webhookUrl());
+		expect(webhooks).toHaveLength(2);
+		expect(headerOf(webhooks[1], SECRET_HEADER)).toBe(stored(again).secret);
+		expect(stored(again).registrations).toHaveLength(1);
+	});
+});
+
+describe('activation errors', () => {
+	test('an unknown integration surfaces as the shared NodeApiError with HTTP 404 and the API message; nothing is recorded', async () => {
+		const instance = trigger(triggerParameters({ integrationId: UNKNOWN_INTEGRATION, integrationMode: 'id' }));
+		// What the API itself answers to this registration.
+		const direct = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				integrationId: UNKNOWN_INTEGRATION,
+				url: 'http://127.0.0.1:5678/webhook/x/webhook',
+				method: 'POST',
+				type: 'MESSAGE_RECEIVED',
+				headers: [],
+				delayMinutes: 0,
+				transferType: 'ALL',
+			}),
+		});
+		expect(direct.status).toBe(404);
+		const apiMessage = ((await direct.json()) as { message: string }).message;
+		const countBefore = sandbox.state.webhooks.size;
+
+		const error = await instance.activate().then(
+			() => undefined,
+			(caught: unknown) => caught,
+		);
+
+		expect(error).toBeInstanceOf(NodeApiError);
+		const apiError = error as NodeApiError;
+		expect(apiError.httpCode).toBe('404');
+		expect(apiError.description).toContain(`API message: "${apiMessage}"`);
+		expect(apiError.message).toContain('HTTP 404');
+		expect(JSON.stringify(apiError)).not.toContain(DEMO.token);
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(stored(instance).registrations).toEqual([]);
+	});
+
+	test('an integration ID that breaks the ID rule fails with a NodeOperationError before any request', async () => {
+		const instance = trigger(triggerParameters({ integrationId: 'not-an-id', integrationMode: 'id' }));
+		const countBefore = sandbox.state.webhooks.size;
+		await expect(instance.activate()).rejects.toThrow(NodeOperationError);
+		await expect(instance.activate()).rejects.toThrow(/Integration: "not-an-id" must be an ID/);
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+	});
+
+	test('no selected event, a negative delay, or a reserved header name fail before any request', async () => {
+		const countBefore = sandbox.state.webhooks.size;
+		await expect(trigger(triggerParameters({ events: [] })).activate()).rejects.toThrow(
+			/Events: select at least one event/,
+		);
+		await expect(trigger(triggerParameters({ delayMinutes: -1 })).activate()).rejects.toThrow(
+			/Delay Minutes: -1 is not allowed/,
+		);
+		await expect(
+			trigger(triggerParameters({ extraHeaders: [{ key: 'X-Inbox-Webhook-Secret', value: 'mine' }] })).activate(),
+		).rejects.toThrow(/reserved by the trigger/);
+		await expect(
+			trigger(triggerParameters({ extraHeaders: [{ key: 'bad header', value: '1' }] })).activate(),
+		).rejects.toThrow(/not a valid HTTP header name/);
+		expect(sandbox.state.webhooks.size).toBe(countBefore);
+	});
+});

@@ -1,0 +1,70 @@
+/**
+ * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
+ * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { startSandbox } from '../sandbox';
+import { DEMO } from '../sandbox/seed';
+import type { Webhook } from '../sandbox/types';
+import type { InboxCredentials } from '../helpers/n8n-harness';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export { DEMO };
+
+export const WHATSAPP = DEMO.integrations.whatsapp.id;
+export const OFFICIAL = DEMO.integrations.official.id;
+/** Well-formed (`^c[a-z0-9]{24}$`) but no integration has it. */
+export const UNKNOWN_INTEGRATION = 'c000000000000000000000000';
+
+export async function startTestSandbox(): Promise<{ sandbox: Sandbox; credentials: InboxCredentials }> {
+	// One sandbox "minute" lasts 20 ms, so delayed deliveries arrive within a test.
+	const sandbox = await startSandbox({ minuteMs: 20 });
+	return { sandbox, credentials: { baseUrl: sandbox.baseUrl, apiToken: DEMO.token } };
+}
+
+export interface TriggerParameterInput {
+	integrationId?: string;
+	integrationMode?: 'list' | 'id';
+	events?: string[];
+	transferType?: string;
+	delayMinutes?: number;
+	extraHeaders?: Array<{ key: string; value: string }>;
+}
+
+/** The node's parameters as the editor stores them. */
+export function triggerParameters(input: TriggerParameterInput = {}): INodeParameters {
+	const parameters: INodeParameters = {
+		integrationId: {
+			__rl: true,
+			mode: input.integrationMode ?? 'list',
+			value: input.integrationId ?? WHATSAPP,
+		},
+		events: input.events ?? ['MESSAGE_RECEIVED'],
+		transferType: input.transferType ?? 'ALL',
+		delayMinutes: input.delayMinutes ?? 0,
+		options: {},
+	};
+	if (input.extraHeaders) {
+		parameters.options = { extraHeaders: { header: input.extraHeaders } };
+	}
+	return parameters;
+}
+
+/** Webhooks the sandbox holds for one URL, oldest first. */
+export function webhooksFor(sandbox: Sandbox, url: string): Webhook[] {
+	return [...sandbox.state.webhooks.values()]
+		.filter((webhook) => webhook.url === url)
+		.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
+/** The value of a header of a registration (names compared case-insensitively). */
+export function headerOf(webhook: Webhook, name: string): string | undefined {
+	return webhook.headers.find((header) => header.key.toLowerCase() === name.toLowerCase())?.value;
+}
+
+/** The headers a registration makes the platform send, as a plain object. */
+export function headersOf(webhook: Webhook): Record<string, string> {
+	return Object.fromEntries(webhook.headers.map((header) => [header.key, header.value]));
+}
