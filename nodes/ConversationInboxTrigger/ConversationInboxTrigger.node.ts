@@ -100,8 +100,6 @@ export class ConversationInboxTrigger implements INodeType {
 			name: 'Conversation Inbox Trigger',
 		},
 		inputs: [],
-		// The legacy rule wants the literal 'main'; n8n's verification rule (community-nodes) wants this.
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{

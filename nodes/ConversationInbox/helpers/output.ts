@@ -1,0 +1,64 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Output unwrapping: the API wraps payloads in `data` or `response` (api-spec.md, per endpoint);
+ * users get the resource itself.
+ */
+
+/** The value at a dotted path (`data.tag`, `response.paging.after`). */
+export function valueAt(source: unknown, path: string): unknown {
+	let current: unknown = source;
+	for (const part of path.split('.')) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as IDataObject)[part];
+	}
+	return current;
+}
+
+/** JSON for an n8n item: objects as they are, anything else under `value`. */
+export function asItemJson(value: unknown): IDataObject {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
+	return { value: value as IDataObject[string] };
+}
+
+/** The elements of the list at `path`; a missing list is an empty one. */
+export function listAt(body: unknown, path: string): IDataObject[] {
+	const value = valueAt(body, path);
+	return Array.isArray(value) ? value.map(asItemJson) : [];
+}
+
+/** How a single (non-list) answer becomes output items. */
+export type Unwrap = (body: IDataObject, request: SentRequest) => IDataObject[];
+
+/** What was sent, as far as unwrapping needs it. */
+export interface SentRequest {
+	body?: unknown;
+	qs?: IDataObject;
+}
+
+/**
+ * The object at `path` (e.g. `data.tag`) as one item; an array there gives one item per
+ * element. When the API leaves the path out, the payload wrapper (or the body) is returned so
+ * nothing is lost.
+ */
+export function pick(path: string): Unwrap {
+	return (body) => {
+		const value = valueAt(body, path);
+		if (Array.isArray(value)) return value.map(asItemJson);
+		if (value !== undefined) return [asItemJson(value)];
+		const { success: _success, ...rest } = body;
+		return [rest];
+	};
+}
+
+/**
+ * For answers that are only `{success: true}`: one item saying what succeeded, with the id the
+ * request named (e.g. `{ success: true, automationTriggerId }`).
+ */
+export function confirm(idKey: string): Unwrap {
+	return (body, request) => {
+		const sent = (request.body ?? {}) as IDataObject;
+		const { success: _success, ...rest } = body;
+		return [{ success: true, [idKey]: sent[idKey], ...rest }];
+	};
+}

@@ -1,0 +1,526 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { ID_PATTERN, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from '../../shared/constants';
+
+/**
+ * The small shared set of validators every operation's `preSend` is built from.
+ *
+ * A rule reads one field of the request that the routing engine assembled from the parameters
+ * (body or query string, by its API name), checks it against a rule of the API spec, writes back
+ * the normalised value (a comma-separated list becomes an array, "42" becomes 42, an empty optional
+ * value is dropped) and throws a NodeOperationError naming the field (display name and API name),
+ * the rule and the item when the value breaks it. Nothing is sent for an item that fails.
+ */
+
+export type Location = 'body' | 'qs';
+
+/** One field of the request: its API name, where it travels, and its display name in the node. */
+export interface Field {
+	key: string;
+	label: string;
+	in: Location;
+}
+
+export const bodyField = (key: string, label: string): Field => ({ key, label, in: 'body' });
+export const queryField = (key: string, label: string): Field => ({ key, label, in: 'qs' });
+
+export interface RuleContext {
+	fn: IExecuteSingleFunctions;
+	request: IHttpRequestOptions;
+	itemIndex: number;
+}
+
+export type Rule = (ctx: RuleContext) => void;
+
+// ---------------------------------------------------------------------------------------------
+// Reading, writing and failing
+
+function container(ctx: RuleContext, location: Location): IDataObject {
+	if (location === 'body') {
+		if (!ctx.request.body || typeof ctx.request.body !== 'object') ctx.request.body = {};
+		return ctx.request.body as IDataObject;
+	}
+	if (!ctx.request.qs) ctx.request.qs = {};
+	return ctx.request.qs;
+}
+
+export function readField(ctx: RuleContext, field: Field): unknown {
+	return container(ctx, field.in)[field.key];
+}
+
+export function writeField(ctx: RuleContext, field: Field, value: unknown): void {
+	const target = container(ctx, field.in);
+	if (value === undefined) delete target[field.key];
+	else target[field.key] = value as IDataObject[string];
+}
+
+/** Absent: not given, null, an empty or blank string, or an empty list. */
+export function isAbsent(value: unknown): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value === 'string') return value.trim() === '';
+	if (Array.isArray(value)) return value.length === 0;
+	return false;
+}
+
+/** A short, safe rendering of a value for an error message. */
+export function describeValue(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') {
+		const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+		return `"${shown}"`;
+	}
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (Array.isArray(value)) return `a list of ${value.length}`;
+	return `an object`;
+}
+
+export function fieldName(field: Pick<Field, 'key' | 'label'>): string {
+	return `${field.label} (${field.key})`;
+}
+
+/** A validation failure: field (display name and API name), item, rule and what was received. */
+export function invalid(
+	ctx: Pick<RuleContext, 'fn' | 'itemIndex'>,
+	field: Pick<Field, 'key' | 'label'>,
+	rule: string,
+	got?: string,
+	hint?: string,
+): NodeOperationError {
+	const message = `Invalid ${fieldName(field)} in item ${ctx.itemIndex}: ${rule}${got === undefined ? '' : `, got ${got}`}`;
+	return new NodeOperationError(ctx.fn.getNode(), message, {
+		itemIndex: ctx.itemIndex,
+		description:
+			hint ??
+			`Fix ${field.label} for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+	});
+}
+
+export function missing(
+	ctx: Pick<RuleContext, 'fn' | 'itemIndex'>,
+	field: Pick<Field, 'key' | 'label'>,
+	reason = 'a value is required',
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.fn.getNode(),
+		`Missing ${fieldName(field)} in item ${ctx.itemIndex}: ${reason}`,
+		{
+			itemIndex: ctx.itemIndex,
+			description: `Set ${field.label} for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+		},
+	);
+}
+
+/** Code points, as the API counts characters. */
+function charLength(value: string): number {
+	return Array.from(value).length;
+}
+
+function lengthRule(min?: number, max?: number): string {
+	if (min !== undefined && max !== undefined) return `must be ${min}-${max} characters`;
+	if (max !== undefined) return `must be at most ${max} characters`;
+	return `must be at least ${min} characters`;
+}
+
+/** Text coming from an expression may be a number; objects, lists and booleans are not text. */
+function asText(
+	ctx: RuleContext,
+	field: Field,
+	value: unknown,
+): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw invalid(ctx, field, 'must be text', describeValue(value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validators
+
+export interface TextOptions {
+	required?: boolean;
+	min?: number;
+	max?: number;
+	pattern?: RegExp;
+	/** the pattern in words, e.g. 'must be a colour like #1A2B3C' */
+	patternRule?: string;
+	/** strip surrounding spaces first (identifiers, numbers, URLs; never names) */
+	trim?: boolean;
+	/** extra check after the others; returns the rule text when the value breaks it */
+	check?: (value: string) => string | undefined;
+}
+
+/** A string field: presence, type, length in characters, pattern. */
+export function text(field: Field, options: TextOptions = {}): Rule {
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		if (isAbsent(raw)) {
+			if (options.required) throw missing(ctx, field);
+			writeField(ctx, field, undefined);
+			return;
+		}
+		let value = asText(ctx, field, raw);
+		if (options.trim) value = value.trim();
+		const length = charLength(value);
+		if (
+			(options.min !== undefined && length < options.min) ||
+			(options.max !== undefined && length > options.max)
+		) {
+			throw invalid(ctx, field, lengthRule(options.min, options.max), String(length));
+		}
+		if (options.pattern && !options.pattern.test(value)) {
+			throw invalid(
+				ctx,
+				field,
+				options.patternRule ?? `must match ${options.pattern.source}`,
+				describeValue(value),
+			);
+		}
+		const broken = options.check?.(value);
+		if (broken) throw invalid(ctx, field, broken, describeValue(value));
+		writeField(ctx, field, value);
+	};
+}
+
+/** `<id>` of the spec: "c" and 24 lowercase letters or digits. */
+export function id(field: Field, options: { required?: boolean } = {}): Rule {
+	return text(field, { ...options, trim: true, pattern: ID_PATTERN, patternRule: ID_RULE });
+}
+
+const LID_FORM = /^[^@\s]+@lid$/i;
+
+/**
+ * A phone number (any format) where the spec gives 8-30 characters; with `lid`, a contact LID
+ * (`<digits>@lid`) is accepted too, and any other value holding "@" is refused.
+ */
+export function phone(field: Field, options: { required?: boolean; lid?: boolean } = {}): Rule {
+	return text(field, {
+		required: options.required,
+		trim: true,
+		min: PHONE_MIN_LENGTH,
+		max: PHONE_MAX_LENGTH,
+		check: (value) => {
+			if (!value.includes('@')) return undefined;
+			if (!options.lid) return 'must be a phone number (country code, area code and number)';
+			return LID_FORM.test(value)
+				? undefined
+				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';
+		},
+	});
+}
+
+export interface IntegerOptions {
+	required?: boolean;
+	min?: number;
+	max?: number;
+}
+
+/** A whole number; a string of digits from an expression is accepted and sent as a number. */
+export function integer(field: Field, options: IntegerOptions = {}): Rule {
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+			if (options.required) throw missing(ctx, field);
+			writeField(ctx, field, undefined);
+			return;
+		}
+		let value: number | undefined;
+		if (typeof raw === 'number') value = raw;
+		else if (typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw)) value = Number(raw);
+		const range =
+			options.min !== undefined && options.max !== undefined
+				? `a whole number from ${options.min} to ${options.max}`
+				: options.min !== undefined
+					? `a whole number of ${options.min} or more`
+					: 'a whole number';
+		if (value === undefined || !Number.isInteger(value)) {
+			throw invalid(ctx, field, `must be ${range}`, describeValue(raw));
+		}
+		if (
+			(options.min !== undefined && value < options.min) ||
+			(options.max !== undefined && value > options.max)
+		) {
+			throw invalid(ctx, field, `must be ${range}`, String(value));
+		}
+		writeField(ctx, field, value);
+	};
+}
+
+/** true/false; the strings "true" and "false" from an expression are accepted. */
+export function boolean(field: Field, options: { required?: boolean } = {}): Rule {
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		if (raw === undefined || raw === null || raw === '') {
+			if (options.required) throw missing(ctx, field);
+			writeField(ctx, field, undefined);
+			return;
+		}
+		if (typeof raw === 'boolean') return;
+		if (raw === 'true' || raw === 'false') {
+			writeField(ctx, field, raw === 'true');
+			return;
+		}
+		throw invalid(ctx, field, 'must be true or false', describeValue(raw));
+	};
+}
+
+/** One of the values of an enum (the node's option list for it). */
+export function oneOf(
+	field: Field,
+	options: INodePropertyOptions[] | readonly string[],
+	settings: { required?: boolean } = {},
+): Rule {
+	const values = options.map((option) =>
+		typeof option === 'string' ? option : String(option.value),
+	);
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		if (isAbsent(raw)) {
+			if (settings.required) throw missing(ctx, field);
+			writeField(ctx, field, undefined);
+			return;
+		}
+		if (typeof raw !== 'string' || !values.includes(raw)) {
+			throw invalid(ctx, field, `must be one of ${values.join(', ')}`, describeValue(raw));
+		}
+	};
+}
+
+/** An absolute http(s) URL; `pattern` adds a form the URL must have. */
+export function url(
+	field: Field,
+	options: { required?: boolean; pattern?: RegExp; patternRule?: string } = {},
+): Rule {
+	return text(field, {
+		required: options.required,
+		trim: true,
+		check: (value) => {
+			let parsed: URL;
+			try {
+				parsed = new URL(value);
+			} catch {
+				return 'must be an absolute http(s) URL, like https://example.com/hook';
+			}
+			if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+				return 'must be an absolute http(s) URL, like https://example.com/hook';
+			}
+			if (options.pattern && !options.pattern.test(value)) {
+				return options.patternRule ?? `must match ${options.pattern.source}`;
+			}
+			return undefined;
+		},
+	});
+}
+
+export interface ListOptions {
+	required?: boolean;
+	/** each entry must be an `<id>` */
+	ids?: boolean;
+	/** at most this many entries */
+	max?: number;
+	/** length of each entry in characters */
+	itemMin?: number;
+	itemMax?: number;
+	/** how the list travels: a JSON array (body) or one comma-separated string (query) */
+	send: 'array' | 'commaSeparated';
+	/**
+	 * Names that may contain commas: each of several values is one entry, kept exactly; only a
+	 * single text is split at commas (and its parts trimmed). Default: every text is split.
+	 */
+	entriesAreExact?: boolean;
+}
+
+/**
+ * A list of strings given as multiple values, a comma-separated string, a JSON array from an
+ * expression, or any mix of them. Blank entries are ignored.
+ */
+export function list(field: Field, options: ListOptions): Rule {
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		const entries: string[] = [];
+		const add = (value: unknown, position: number, inList: boolean): void => {
+			if (value === undefined || value === null) return;
+			if (Array.isArray(value)) {
+				value.forEach((inner, index) => add(inner, inList ? position : index + 1, true));
+				return;
+			}
+			if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+			if (typeof value !== 'string') {
+				throw invalid(
+					ctx,
+					field,
+					'must be a list of text values (several values or one comma-separated text)',
+					`${describeValue(value)} at entry ${position}`,
+				);
+			}
+			if (inList && options.entriesAreExact) {
+				if (value.trim() !== '') entries.push(value);
+				return;
+			}
+			for (const part of value.split(',')) {
+				if (part.trim() !== '') entries.push(part.trim());
+			}
+		};
+		let value = raw;
+		if (typeof raw === 'string' && raw.trim().startsWith('[')) {
+			// A JSON array typed into the field or produced by an expression as text.
+			try {
+				value = JSON.parse(raw);
+			} catch {
+				value = raw;
+			}
+		}
+		add(value, 1, false);
+		if (entries.length === 0) {
+			if (options.required) throw missing(ctx, field, 'at least one value is required');
+			writeField(ctx, field, undefined);
+			return;
+		}
+		if (options.max !== undefined && entries.length > options.max) {
+			throw invalid(ctx, field, `must have at most ${options.max} entries`, String(entries.length));
+		}
+		entries.forEach((entry, index) => {
+			if (options.ids && !ID_PATTERN.test(entry)) {
+				throw invalid(
+					ctx,
+					field,
+					`entry ${index + 1} ${ID_RULE}`,
+					describeValue(entry),
+				);
+			}
+			const length = charLength(entry);
+			if (
+				(options.itemMin !== undefined && length < options.itemMin) ||
+				(options.itemMax !== undefined && length > options.itemMax)
+			) {
+				throw invalid(
+					ctx,
+					field,
+					`entry ${index + 1} ${lengthRule(options.itemMin, options.itemMax)}`,
+					String(length),
+				);
+			}
+		});
+		writeField(ctx, field, options.send === 'array' ? entries : entries.join(','));
+	};
+}
+
+/** Parses a JSON parameter value given as text; values from expressions pass as they are. */
+export function parseJsonValue(
+	ctx: Pick<RuleContext, 'fn' | 'itemIndex'>,
+	field: Pick<Field, 'key' | 'label'>,
+	raw: unknown,
+): unknown {
+	if (typeof raw !== 'string') return raw;
+	try {
+		return JSON.parse(raw);
+	} catch (error) {
+		throw invalid(
+			ctx,
+			field,
+			`must be valid JSON (text in double quotes, a number, true/false, a list or an object) - ${(error as Error).message}`,
+			describeValue(raw),
+		);
+	}
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * A fixedCollection of `{key, value}` pairs (webhook headers): the routing engine sends the
+ * collection as `{<option>: [...]}`; the API wants the bare array.
+ */
+export function keyValueList(field: Field, option: string, options: { max?: number } = {}): Rule {
+	return (ctx) => {
+		let raw = readField(ctx, field);
+		if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject)[option];
+		if (typeof raw === 'string') raw = parseJsonValue(ctx, field, raw);
+		if (isAbsent(raw)) {
+			writeField(ctx, field, undefined);
+			return;
+		}
+		if (!Array.isArray(raw)) {
+			throw invalid(ctx, field, 'must be a list of {key, value} pairs', describeValue(raw));
+		}
+		if (options.max !== undefined && raw.length > options.max) {
+			throw invalid(ctx, field, `must have at most ${options.max} entries`, String(raw.length));
+		}
+		const pairs = raw.map((entry, index) => {
+			const pair = (entry ?? {}) as IDataObject;
+			const key = typeof pair.key === 'string' ? pair.key.trim() : pair.key;
+			const value = pair.value ?? '';
+			if (typeof key !== 'string' || !HEADER_NAME.test(key)) {
+				throw invalid(
+					ctx,
+					field,
+					`entry ${index + 1} needs a header name of letters, digits and -_.!#$%&'*+^\`|~ (no spaces)`,
+					describeValue(key),
+				);
+			}
+			if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+				throw invalid(ctx, field, `entry ${index + 1} needs a text value`, describeValue(value));
+			}
+			const textValue = String(value);
+			if (/[\r\n\0]/.test(textValue)) {
+				throw invalid(ctx, field, `entry ${index + 1} value must not contain line breaks`);
+			}
+			return { key, value: textValue };
+		});
+		writeField(ctx, field, pairs);
+	};
+}
+
+/** At least one of the fields carries a value. */
+export function atLeastOne(fields: Field[]): Rule {
+	return (ctx) => {
+		if (fields.some((field) => !isAbsent(readField(ctx, field)))) return;
+		const names = fields.map(fieldName);
+		const listed = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+		throw new NodeOperationError(
+			ctx.fn.getNode(),
+			`Missing ${listed} in item ${ctx.itemIndex}: give at least one of them`,
+			{
+				itemIndex: ctx.itemIndex,
+				description: `The API needs at least one of these fields for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+			},
+		);
+	};
+}
+
+/**
+ * `field` is required when `condition` holds (its own rules still apply); e.g. Specific Message
+ * when Trigger Type is RECEIVE_SPECIFIC_MESSAGE.
+ */
+export function requiredWhen(
+	field: Field,
+	condition: (ctx: RuleContext) => boolean,
+	reason: string,
+): Rule {
+	return (ctx) => {
+		if (condition(ctx) && isAbsent(readField(ctx, field))) throw missing(ctx, field, reason);
+	};
+}
+
+/** The rules in `rules` apply only when `condition` holds. */
+export function when(condition: (ctx: RuleContext) => boolean, rules: Rule[]): Rule {
+	return (ctx) => {
+		if (condition(ctx)) rules.forEach((rule) => rule(ctx));
+	};
+}
+
+/** `limit` of list operations (when Return All is off): a whole number of 1 or more. */
+export const limitRule: Rule = (ctx) => {
+	const returnAll = ctx.fn.getNodeParameter('returnAll', false) as unknown;
+	if (returnAll === true || returnAll === 'true') return;
+	const value = ctx.fn.getNodeParameter('limit', 50) as unknown;
+	const field = { key: 'limit', label: 'Limit' };
+	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+		throw invalid(ctx, field, 'must be a whole number of 1 or more', describeValue(value));
+	}
+};

@@ -1,0 +1,49 @@
+import { toBody } from '../../helpers/fields';
+import { defineOperation } from '../../helpers/operation';
+import { pick } from '../../helpers/output';
+import { bodyField, text, url } from '../../helpers/validation';
+
+/** `{origin}/api/v1/bots/{botId}`: an origin with no path of its own, then the bot id. */
+export const BOT_URL_FORM = /^https?:\/\/[^/?#\s]+\/api\/v1\/bots\/[^/?#\s]+$/;
+
+export const create = defineOperation({
+	resource: 'botIntegration',
+	operation: 'create',
+	name: 'Create',
+	action: 'Create a bot integration',
+	description: 'Register a bot flow so that automations can run it',
+	method: 'POST',
+	path: '/automation/integration-bot/create',
+	fields: [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Sales Bot',
+			description: 'Name of the bot integration',
+			routing: toBody('name'),
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://bots.example.com/api/v1/bots/sales-bot',
+			description: 'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}',
+			routing: toBody('url'),
+		},
+	],
+	rules: [
+		text(bodyField('name', 'Name'), { required: true, min: 1 }),
+		url(bodyField('url', 'URL'), {
+			required: true,
+			pattern: BOT_URL_FORM,
+			patternRule:
+				'must have the form {origin}/api/v1/bots/{botId}, like https://bots.example.com/api/v1/bots/sales-bot',
+		}),
+	],
+	output: { kind: 'single', unwrap: pick('data.integrationBot') },
+});

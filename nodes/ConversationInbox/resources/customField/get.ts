@@ -1,0 +1,30 @@
+import { PHONE_PLACEHOLDER, toQuery } from '../../helpers/fields';
+import { defineOperation } from '../../helpers/operation';
+import { pick } from '../../helpers/output';
+import { phone, queryField } from '../../helpers/validation';
+import { WIRE } from '../../wireNames';
+
+export const get = defineOperation({
+	resource: 'customField',
+	operation: 'get',
+	name: 'Get',
+	action: 'Get the custom fields of a contact',
+	description: 'Read the custom fields of a contact by phone number',
+	method: 'GET',
+	path: '/inbox/get-custom-fields-from-chat',
+	fields: [
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: PHONE_PLACEHOLDER,
+			description: 'Phone number of the contact: country code, area code and number (8-30 characters)',
+			routing: toQuery(WIRE.customFieldsRead.phoneNumber),
+		},
+	],
+	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true })],
+	// One item: { fields: [...], assignedTemplateIds: [...] }
+	output: { kind: 'single', unwrap: pick('response.customFields') },
+});

@@ -1,0 +1,22 @@
+import { returnAllAndLimit } from '../../helpers/fields';
+import { defineOperation } from '../../helpers/operation';
+
+export const getAll = defineOperation({
+	resource: 'integration',
+	operation: 'getAll',
+	name: 'Get Many',
+	action: 'Get many integrations',
+	description: 'List the channel integrations (connected messaging lines) of the company',
+	method: 'GET',
+	path: '/integration/list',
+	fields: [
+		...returnAllAndLimit(
+			'The API returns the whole list in one answer; Limit keeps the first ones. One item per integration.',
+		),
+	],
+	rules: [],
+	output: {
+		kind: 'list',
+		list: { itemsPath: 'response.integrations', paging: { kind: 'whole' } },
+	},
+});

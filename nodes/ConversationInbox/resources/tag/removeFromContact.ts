@@ -1,0 +1,89 @@
+import { MAX_TAGS_PER_REMOVAL, NAME_MAX_LENGTH } from '../../../shared/constants';
+import { listParameter, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { defineOperation } from '../../helpers/operation';
+import { pick } from '../../helpers/output';
+import { atLeastOne, bodyField, boolean, list, phone } from '../../helpers/validation';
+
+const tagIds = bodyField('tagIds', 'Tag IDs');
+const tagNames = bodyField('tagNames', 'Tag Names');
+
+export const removeFromContact = defineOperation({
+	resource: 'tag',
+	operation: 'removeFromContact',
+	name: 'Remove From Contact',
+	action: 'Remove tags from a contact',
+	description:
+		'Remove one or more tags from a contact. Tags the contact does not have are reported, not an error.',
+	method: 'POST',
+	path: '/tag/remove-from-contact',
+	fields: [
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: PHONE_PLACEHOLDER,
+			description:
+				"The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. 123456789012345@lid",
+			routing: toBody('phoneNumber'),
+		},
+		{
+			...listParameter({
+				displayName: 'Tag IDs',
+				name: 'tagIds',
+				buttonText: 'Add Tag ID',
+				placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+				description:
+					'IDs of the tags to remove. Give Tag IDs, Tag Names or both. Several values or one comma-separated text.',
+				hint: 'At most 50 tag IDs',
+				routing: toBody('tagIds'),
+			}),
+		},
+		{
+			...listParameter({
+				displayName: 'Tag Names',
+				name: 'tagNames',
+				buttonText: 'Add Tag Name',
+				placeholder: 'e.g. VIP Customer',
+				description:
+					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name, or give one comma-separated text.',
+				hint: 'At most 50 tag names',
+				routing: toBody('tagNames'),
+			}),
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Trigger Automations',
+					name: 'triggerAutomations',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to start the system automations that react to a tag being removed from a contact, one per tag actually removed. They run on the most recent chat of the number; bot flows are not started.',
+					routing: toBody('triggerAutomations'),
+				},
+			],
+		},
+	],
+	rules: [
+		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, lid: true }),
+		list(tagIds, { ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
+		list(tagNames, {
+			max: MAX_TAGS_PER_REMOVAL,
+			itemMin: 1,
+			itemMax: NAME_MAX_LENGTH,
+			entriesAreExact: true,
+			send: 'array',
+		}),
+		atLeastOne([tagIds, tagNames]),
+		boolean(bodyField('triggerAutomations', 'Trigger Automations')),
+	],
+	// The whole result: contact, removedTags, notInContact, tags, automations.
+	output: { kind: 'single', unwrap: pick('data') },
+});

@@ -1,0 +1,131 @@
+import {
+	HTTP_METHOD_OPTIONS,
+	TRANSFER_TYPE_OPTIONS,
+	WEBHOOK_EVENT_OPTIONS,
+} from '../../../shared/constants';
+import { idParameter, toBody } from '../../helpers/fields';
+import { defineOperation } from '../../helpers/operation';
+import { pick } from '../../helpers/output';
+import { bodyField, id, integer, keyValueList, oneOf, url } from '../../helpers/validation';
+import { WIRE } from '../../wireNames';
+
+export const create = defineOperation({
+	resource: 'webhook',
+	operation: 'create',
+	name: 'Create',
+	action: 'Create a webhook',
+	description:
+		'Register a webhook that is called on events of a channel integration. The API cannot list or delete webhooks afterwards.',
+	method: 'POST',
+	path: '/integration/webhook/create',
+	fields: [
+		idParameter({
+			displayName: 'Integration ID',
+			name: 'integrationId',
+			required: true,
+			description: 'ID of the channel integration whose events are sent',
+			routing: toBody('integrationId'),
+		}),
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://example.com/hooks/inbox',
+			description: 'Absolute http(s) address the API calls for each event',
+			routing: toBody('url'),
+		},
+		{
+			displayName: 'Event Type',
+			name: 'type',
+			type: 'options',
+			required: true,
+			options: WEBHOOK_EVENT_OPTIONS,
+			default: 'MESSAGE_RECEIVED',
+			description: 'Which event calls the webhook',
+			routing: toBody(WIRE.webhookCreate.eventType),
+		},
+		{
+			displayName: 'Method',
+			name: 'method',
+			type: 'options',
+			required: true,
+			options: HTTP_METHOD_OPTIONS,
+			default: 'POST',
+			description: 'HTTP method of the call',
+			routing: toBody(WIRE.webhookCreate.method),
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Delay Minutes',
+					name: 'delayMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0, numberPrecision: 0 },
+					default: 0,
+					description: 'Minutes to wait after the event before calling (0 = at once)',
+					routing: toBody('delayMinutes'),
+				},
+				{
+					displayName: 'Headers',
+					name: 'headers',
+					type: 'fixedCollection',
+					placeholder: 'Add Header',
+					typeOptions: { multipleValues: true },
+					default: {},
+					description: 'Extra HTTP headers sent with every call, e.g. a shared secret',
+					options: [
+						{
+							displayName: 'Header',
+							name: 'header',
+							values: [
+								{
+									displayName: 'Key',
+									name: 'key',
+									type: 'string',
+									default: '',
+									placeholder: 'e.g. X-Api-Key',
+								},
+								{
+									displayName: 'Value',
+									name: 'value',
+									type: 'string',
+									default: '',
+									placeholder: 'e.g. my-shared-secret',
+								},
+							],
+						},
+					],
+					routing: toBody('headers'),
+				},
+				{
+					displayName: 'Transfer Type',
+					name: 'transferType',
+					type: 'options',
+					options: TRANSFER_TYPE_OPTIONS,
+					default: 'ALL',
+					description: 'Which transfers fire the webhook',
+					routing: toBody(WIRE.webhookCreate.transferType),
+				},
+			],
+		},
+	],
+	rules: [
+		id(bodyField('integrationId', 'Integration ID'), { required: true }),
+		url(bodyField('url', 'URL'), { required: true }),
+		oneOf(bodyField(WIRE.webhookCreate.eventType, 'Event Type'), WEBHOOK_EVENT_OPTIONS, {
+			required: true,
+		}),
+		oneOf(bodyField(WIRE.webhookCreate.method, 'Method'), HTTP_METHOD_OPTIONS, { required: true }),
+		integer(bodyField('delayMinutes', 'Delay Minutes'), { min: 0 }),
+		keyValueList(bodyField('headers', 'Headers'), 'header', { max: 50 }),
+		oneOf(bodyField(WIRE.webhookCreate.transferType, 'Transfer Type'), TRANSFER_TYPE_OPTIONS),
+	],
+	output: { kind: 'single', unwrap: pick('response.webhook') },
+});

@@ -1,0 +1,167 @@
+import { inspect } from 'node:util';
+
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { DEMO, DEFAULT_ERROR_MESSAGE } from '../sandbox';
+import { jsonOf, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
+
+const TOKEN = 'tok_Very-Secret-Token-4242';
+const ctx = useSandbox({ token: TOKEN });
+
+const createTag = (name: string) => ({ resource: 'tag', operation: 'create', name });
+
+/** Everything reachable from a value, as text: the token must not be in there. */
+const dump = (value: unknown): string =>
+	inspect(value, { depth: Infinity, showHidden: true, getters: true, maxStringLength: Infinity });
+
+describe('API errors become NodeApiError: headline, HTTP status, the API message verbatim, hint', () => {
+	test('400: request error', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: {
+				resource: 'template',
+				operation: 'getAll',
+				integrationId: DEMO.integrations.whatsapp.id,
+				returnAll: true,
+			},
+		});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400)');
+		expect(error.httpCode).toBe('400');
+		expect(error.description).toContain(
+			`API message: "integrationId: integration ${DEMO.integrations.whatsapp.id} is not an official-channel integration; only official channels have provider templates".`,
+		);
+		expect(error.description).toContain('GET /provider-template/list answered HTTP 400');
+		expect((error.context as { itemIndex: number }).itemIndex).toBe(0);
+		expect(ctx.sandbox.requests).toHaveLength(1);
+	});
+
+	test('401: wrong token; neither token appears in the error', async () => {
+		const wrong = 'tok_Wrong-Token-0000';
+		const error = await runNodeError(ctx.sandbox, {
+			apiToken: wrong,
+			parameters: createTag('Nope'),
+		});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API token was rejected (HTTP 401)');
+		expect(error.httpCode).toBe('401');
+		expect(error.description).toContain('API message: "invalid API token"');
+		expect(error.description).toContain('paste the company API token again');
+		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${wrong}`);
+		expect(dump(error)).not.toContain(wrong);
+		expect(dump(error)).not.toContain(TOKEN);
+	});
+
+	test('404: unknown automation trigger', async () => {
+		const missing = 'c000000000000000000000000';
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'automation', operation: 'delete', automationTriggerId: missing },
+		});
+		expect(error.message).toBe('The API could not find what the request names (HTTP 404)');
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toContain(
+			`API message: "automationTriggerId: automation trigger ${missing} not found"`,
+		);
+	});
+
+	test('409: a tag with that name exists', async () => {
+		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
+		expect(error.message).toBe('The request conflicts with existing data (HTTP 409)');
+		expect(error.httpCode).toBe('409');
+		expect(error.description).toContain('API message: "name: a tag named "VIP" already exists"');
+		expect(error.description).toContain('A tag with this name already exists');
+	});
+
+	test('success:false under HTTP 200 is an error too', async () => {
+		ctx.sandbox.addFault({ path: '/tag/create', kind: 'success-false' });
+		const error = await runNodeError(ctx.sandbox, { parameters: createTag('Fine') });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200)');
+		expect(error.httpCode).toBe('200');
+		expect(error.description).toContain(`API message: "${DEFAULT_ERROR_MESSAGE}"`);
+	});
+
+	test('5xx: the API failed', async () => {
+		ctx.sandbox.addFault({ path: '/user/list', kind: 'status', status: 503 });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'user', operation: 'getAll', returnAll: true },
+		});
+		expect(error.message).toBe('The API failed to process the request (HTTP 503)');
+		expect(error.httpCode).toBe('503');
+	});
+
+	test('a non-JSON answer is an error, not an item', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'non-json' });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'integration', operation: 'getAll', returnAll: true },
+		});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.description).toContain('The API sent no message.');
+	});
+
+	test('an error on the second page fails the item: no partial list', async () => {
+		ctx.sandbox.addFault({ path: '/tag/list-contacts', kind: 'status', status: 500, skip: 1 });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
+		});
+		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(ctx.sandbox.requests).toHaveLength(2);
+	});
+
+	test('no HTTP answer: a network error naming the cause', async () => {
+		const closed = `http://127.0.0.1:1/v2`;
+		const error = await runNodeError(ctx.sandbox, { baseUrl: closed, parameters: createTag('A') });
+		expect(error).toBeInstanceOf(NodeApiError);
+		// n8n's NodeApiError maps a message naming ECONNREFUSED to its own wording.
+		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
+		expect(error.description).toContain('POST /tag/create got no HTTP answer (ECONNREFUSED)');
+		expect(error.description).toContain('Check the Base URL');
+		expect(dump(error)).not.toContain(TOKEN);
+	});
+});
+
+describe('Base URL', () => {
+	test.each([`/`, `//`])('a trailing %s is stripped', async (suffix) => {
+		const out = await runNode(ctx.sandbox, {
+			baseUrl: `${ctx.sandbox.baseUrl}${suffix}`,
+			parameters: createTag('Slash'),
+		});
+		expect(ctx.sandbox.requests[0].path).toBe('/v2/tag/create');
+		expect(out[0].json.name).toBe('Slash');
+	});
+
+	test('one without /v2 is rejected before sending', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			baseUrl: ctx.sandbox.url,
+			parameters: createTag('NoVersion'),
+		});
+		expect(error.message).toBe("The credential's Base URL must be an http(s) address ending in /v2");
+		expect(String(error.description)).toContain(ctx.sandbox.url);
+		expect((error.cause as Error) ?? error).toBeInstanceOf(NodeOperationError);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+});
+
+describe('the API token never appears in output or errors', () => {
+	test('not in error items, their errors, or successful output', async () => {
+		const out = await runNode(ctx.sandbox, {
+			continueOnFail: true,
+			items: [{ name: 'Good' }, { name: DEMO.tags.vip.name }, { name: '' }],
+			parameters: createTag('={{ $json.name }}'),
+		});
+		expect(out).toHaveLength(3);
+		expect(out[1].error).toBeInstanceOf(NodeApiError);
+		expect(out[2].error).toBeInstanceOf(NodeOperationError);
+		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+		expect(dump(out)).not.toContain(TOKEN);
+		expect(JSON.stringify(jsonOf(out))).not.toContain(TOKEN);
+	});
+
+	test('not in a thrown API error', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'integration', operation: 'disconnect', integrationId: 'c000000000000000000000000' },
+		});
+		expect(error.httpCode).toBe('404');
+		expect(dump(error)).not.toContain(TOKEN);
+		expect(JSON.stringify(error)).not.toContain(TOKEN);
+	});
+});

@@ -1,0 +1,294 @@
+import { DEMO } from '../sandbox';
+import { jsonOf, onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
+
+const ctx = useSandbox();
+
+describe('template getAll (GET /provider-template/list): cursor pages', () => {
+	const templates = {
+		resource: 'template',
+		operation: 'getAll',
+		integrationId: DEMO.templates.integrationId,
+	};
+
+	test('Return All over 600 templates: 3 pages of up to 250, `after` = previous paging.after', async () => {
+		ctx.sandbox.reset({ templates: 600 });
+		const out = await runNode(ctx.sandbox, { parameters: { ...templates, returnAll: true } });
+		const requests = ctx.sandbox.requests;
+		expect(requests.map((r) => [r.method, r.path])).toEqual(
+			Array(3).fill(['GET', '/v2/provider-template/list']),
+		);
+		expect(requests[0].query).toEqual({ integrationId: DEMO.templates.integrationId, limit: '250' });
+		expect(requests[0].headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		// The cursor travels as a value (never a URL) and is the one the previous page gave.
+		expect(requests[1].query.after).toEqual(expect.any(String));
+		expect(requests[1].query.after).not.toMatch(/^https?:/);
+		expect(requests[2].query.after).not.toBe(requests[1].query.after);
+		expect(requests.map((r) => r.query.limit)).toEqual(['250', '250', '250']);
+		expect(out).toHaveLength(600);
+		expect(new Set(jsonOf(out).map((t) => t.id)).size).toBe(600);
+		expect(out[0].json).toMatchObject({
+			id: expect.any(String),
+			name: expect.any(String),
+			language: expect.any(String),
+			status: expect.any(String),
+			components: expect.any(Array),
+		});
+	});
+
+	test('Limit 300: 2 requests (250, then only the 50 missing), exactly 300 items', async () => {
+		ctx.sandbox.reset({ templates: 600 });
+		const out = await runNode(ctx.sandbox, { parameters: { ...templates, limit: 300 } });
+		expect(ctx.sandbox.requests.map((r) => r.query.limit)).toEqual(['250', '50']);
+		expect(ctx.sandbox.requests[1].query.after).toEqual(expect.any(String));
+		expect(out).toHaveLength(300);
+	});
+
+	test('Limit 10 on the seeded 60 templates: 1 request with limit=10', async () => {
+		const out = await runNode(ctx.sandbox, { parameters: { ...templates, limit: 10 } });
+		expect(onlyRequest(ctx.sandbox).query).toEqual({
+			integrationId: DEMO.templates.integrationId,
+			limit: '10',
+		});
+		expect(out).toHaveLength(10);
+	});
+
+	test('status and search filters are kept on every page', async () => {
+		ctx.sandbox.reset({ templates: 6000 });
+		const search = 'your';
+		const out = await runNode(ctx.sandbox, {
+			parameters: { ...templates, returnAll: true, filters: { status: 'APPROVED', search } },
+		});
+		const catalog = ctx.sandbox.state.templates.get(DEMO.templates.integrationId)!;
+		const expected = catalog.list.filter(
+			(t, i) => t.status === 'APPROVED' && catalog.haystack[i].includes(search),
+		);
+		expect(expected.length).toBeGreaterThan(250);
+		const requests = ctx.sandbox.requests;
+		expect(requests).toHaveLength(Math.ceil(expected.length / 250));
+		for (const request of requests) {
+			expect(request.query).toMatchObject({
+				integrationId: DEMO.templates.integrationId,
+				status: 'APPROVED',
+				search,
+				limit: '250',
+			});
+		}
+		for (const request of requests.slice(1)) expect(request.query.after).toEqual(expect.any(String));
+		expect(jsonOf(out).map((t) => t.id)).toEqual(expected.map((t) => t.id));
+	});
+});
+
+describe('customField get (GET /inbox/get-custom-fields-from-chat)', () => {
+	test('sends phoneNumber as query; returns one item { fields, assignedTemplateIds }', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'customField',
+				operation: 'get',
+				phoneNumber: DEMO.contacts.alice.phoneNumber,
+			},
+		});
+		const request = onlyRequest(ctx.sandbox);
+		expect([request.method, request.path]).toEqual(['GET', '/v2/inbox/get-custom-fields-from-chat']);
+		expect(request.query).toEqual({ phoneNumber: DEMO.contacts.alice.phoneNumber });
+		expect(request.headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		expect(out).toHaveLength(1);
+		expect(Object.keys(out[0].json).sort()).toEqual(['assignedTemplateIds', 'fields']);
+		expect(out[0].json.assignedTemplateIds).toEqual([DEMO.customFields.profile.id]);
+		const keys = (out[0].json.fields as Array<{ key: string }>).map((f) => f.key);
+		expect(keys).toEqual(expect.arrayContaining(['cpf', 'plan', 'favoriteColor']));
+	});
+});
+
+describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)', () => {
+	test('template-field inputs with JSON values, then raw extra-field inputs; returns { customFields }', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'customField',
+				operation: 'upsert',
+				phoneNumber: DEMO.contacts.alice.phoneNumber,
+				inputs: {
+					templateField: [
+						{ templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '"gold"' },
+						{ templateFieldId: DEMO.customFields.profile.fields.score, valueJson: '{"points": 42}' },
+					],
+				},
+				additionalFields: {
+					extraFieldInputs:
+						'[{"sourceType": "EXTRA_FIELD", "key": "nickname", "label": "Nickname", "valueJson": "Ali"}]',
+				},
+			},
+		});
+		const request = onlyRequest(ctx.sandbox);
+		expect([request.method, request.path]).toEqual([
+			'POST',
+			'/v2/inbox/upsert-custom-fields-by-phone-number',
+		]);
+		expect(request.headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		expect(request.body).toEqual({
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: [
+				{
+					sourceType: 'TEMPLATE_FIELD',
+					templateFieldId: DEMO.customFields.profile.fields.plan,
+					valueJson: 'gold',
+				},
+				{
+					sourceType: 'TEMPLATE_FIELD',
+					templateFieldId: DEMO.customFields.profile.fields.score,
+					valueJson: { points: 42 },
+				},
+				{ sourceType: 'EXTRA_FIELD', key: 'nickname', label: 'Nickname', valueJson: 'Ali' },
+			],
+		});
+		expect(out).toHaveLength(1);
+		const written = out[0].json.customFields as Array<{ key: string; value: unknown }>;
+		expect(written.map((f) => [f.key, f.value]).sort()).toEqual(
+			[
+				['nickname', 'Ali'],
+				['plan', 'gold'],
+				['score', { points: 42 }],
+			].sort(),
+		);
+	});
+});
+
+describe('chat getAll (GET /inbox/find-all-chats): offset pages, no total', () => {
+	test('Return All: pages of 1000 until a short page', async () => {
+		ctx.sandbox.reset({ chats: 6000, messagesPerChat: 1 });
+		const expected = ctx.sandbox.state.chatsIn('attendance').length;
+		expect(expected).toBeGreaterThan(1000);
+		expect(expected).toBeLessThan(2000);
+		const out = await runNode(ctx.sandbox, {
+			parameters: { resource: 'chat', operation: 'getAll', returnAll: true },
+		});
+		expect(ctx.sandbox.requests.map((r) => [r.method, r.path])).toEqual([
+			['GET', '/v2/inbox/find-all-chats'],
+			['GET', '/v2/inbox/find-all-chats'],
+		]);
+		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
+			{ category: 'attendance', offset: '0', limit: '1000' },
+			{ category: 'attendance', offset: '1000', limit: '1000' },
+		]);
+		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		expect(out).toHaveLength(expected);
+		expect(new Set(jsonOf(out).map((c) => c.id)).size).toBe(expected);
+		expect(jsonOf(out).every((c) => c.category === 'attendance')).toBe(true);
+	});
+
+	test('Limit 1500: 2 requests (1000, then 500), exactly 1500 items', async () => {
+		ctx.sandbox.reset({ chats: 10000, messagesPerChat: 1 });
+		const out = await runNode(ctx.sandbox, {
+			parameters: { resource: 'chat', operation: 'getAll', category: 'queue', limit: 1500 },
+		});
+		expect(ctx.sandbox.requests.map((r) => [r.query.offset, r.query.limit])).toEqual([
+			['0', '1000'],
+			['1000', '500'],
+		]);
+		expect(out).toHaveLength(1500);
+	});
+
+	test('Limit 5 with filters: 1 request, id lists sent comma-separated', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'chat',
+				operation: 'getAll',
+				category: 'pinned',
+				limit: 5,
+				filters: {
+					integrationIds: [DEMO.integrations.whatsapp.id, DEMO.integrations.official.id],
+					attendantIds: `${DEMO.users.ana.id}, ${DEMO.users.bruno.id}`,
+					sectorIds: [DEMO.sectors.support],
+					tagIds: [DEMO.tags.vip.id],
+				},
+			},
+		});
+		expect(onlyRequest(ctx.sandbox).query).toEqual({
+			category: 'pinned',
+			offset: '0',
+			limit: '5',
+			integrationIds: `${DEMO.integrations.whatsapp.id},${DEMO.integrations.official.id}`,
+			attendantIds: `${DEMO.users.ana.id},${DEMO.users.bruno.id}`,
+			sectorIds: DEMO.sectors.support,
+			tagIds: DEMO.tags.vip.id,
+		});
+		expect(out.length).toBeLessThanOrEqual(5);
+		for (const chat of jsonOf(out)) expect(chat.category).toBe('pinned');
+	});
+});
+
+describe('message getAll (GET /inbox/find-messages-from-inbox): offset pages, no total', () => {
+	test('Return All over 1200 messages: 2 requests (1000 + a short page of 200)', async () => {
+		ctx.sandbox.reset({ chats: 0, messagesPerChat: 1000 });
+		const chat = ctx.sandbox.state.chats.get(DEMO.chats.alice.id)!;
+		const last = chat.messages[chat.messages.length - 1];
+		for (let i = 1; i <= 200; i++) {
+			ctx.sandbox.state.addMessage(chat, {
+				...last,
+				id: `${last.id}-extra-${i}`,
+				text: `extra message ${i}`,
+				createdAtMs: last.createdAtMs + i * 1000,
+			});
+		}
+		expect(chat.messages).toHaveLength(1200);
+		const out = await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'message',
+				operation: 'getAll',
+				chatInternalId: DEMO.chats.alice.id,
+				returnAll: true,
+			},
+		});
+		expect(ctx.sandbox.requests.map((r) => [r.method, r.path])).toEqual(
+			Array(2).fill(['GET', '/v2/inbox/find-messages-from-inbox']),
+		);
+		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
+			{ chatInternalId: DEMO.chats.alice.id, offset: '0', limit: '1000' },
+			{ chatInternalId: DEMO.chats.alice.id, offset: '1000', limit: '1000' },
+		]);
+		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		expect(out).toHaveLength(1200);
+		expect(new Set(jsonOf(out).map((m) => m.id)).size).toBe(1200);
+		expect(out[0].json).toMatchObject({ chatInternalId: DEMO.chats.alice.id, text: 'extra message 200' });
+	});
+
+	test('Limit 3: 1 request with limit=3, the 3 newest messages', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, limit: 3 },
+		});
+		expect(onlyRequest(ctx.sandbox).query).toEqual({
+			chatInternalId: DEMO.chats.alice.id,
+			offset: '0',
+			limit: '3',
+		});
+		const messages = ctx.sandbox.state.chats.get(DEMO.chats.alice.id)!.messages;
+		expect(jsonOf(out).map((m) => m.id)).toEqual(
+			messages.slice(-3).reverse().map((m) => m.id),
+		);
+	});
+});
+
+describe('user getAll (GET /user/list): whole list', () => {
+	test('Return All: one request, one item per company user', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: { resource: 'user', operation: 'getAll', returnAll: true },
+		});
+		const request = onlyRequest(ctx.sandbox);
+		expect([request.method, request.path, request.query]).toEqual(['GET', '/v2/user/list', {}]);
+		expect(request.headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
+		expect(jsonOf(out).map((u) => u.id)).toEqual([
+			DEMO.users.ana.id,
+			DEMO.users.bruno.id,
+			DEMO.users.carla.id,
+		]);
+		expect(out[0].json).toMatchObject({
+			online: 'ONLINE',
+			user: { name: 'Ana Souza', email: 'ana.souza@example.com' },
+		});
+	});
+
+	test('Limit 2: one request, the first two users', async () => {
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'user', operation: 'getAll', limit: 2 } });
+		expect(ctx.sandbox.requests).toHaveLength(1);
+		expect(jsonOf(out).map((u) => u.id)).toEqual([DEMO.users.ana.id, DEMO.users.bruno.id]);
+	});
+});
