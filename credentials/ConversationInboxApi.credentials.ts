@@ -57,8 +57,6 @@ export class ConversationInboxApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/user/list',
 			method: 'GET',
-			// The node's request defaults turn HTTP errors off; the test must see them.
-			ignoreHttpStatusErrors: false,
 		},
 		rules: [
 			{
