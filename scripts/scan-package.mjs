@@ -3,7 +3,7 @@
 // credentials/) and over the packed tarball (compiled .js and the published package.json).
 // Exits non-zero on any finding. Needs a fresh `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -21,6 +21,13 @@ try {
 	)[0];
 	execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work]);
 	const tarballDir = join(work, 'package');
+
+	// A scan of an empty or half-built tarball would pass: every file n8n loads must be in it.
+	const { n8n } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+	const missing = [...n8n.nodes, ...n8n.credentials].filter((file) => !existsSync(join(tarballDir, file)));
+	if (missing.length > 0) {
+		throw new Error(`the tarball lacks ${missing.join(', ')}: run npm run build first`);
+	}
 
 	const legs = [
 		['sources', await analyzePackage(repo, SOURCE_FILE_PATTERNS)],

@@ -1,7 +1,10 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { searchChats } from '../shared/chatLocator';
+import { getIntegrations, searchIntegrations } from '../shared/integrationLocator';
 import { CREDENTIAL_NAME } from '../shared/transport';
+import { getUsers } from '../shared/userOptions';
 import { automationProperties } from './resources/automation';
 import { botIntegrationProperties } from './resources/botIntegration';
 import { chatProperties } from './resources/chat';
@@ -31,7 +34,7 @@ export class ConversationInbox implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Manage tags, automations, bot flows, channel integrations, webhooks, templates, chats, messages, custom fields and users of a Conversation Inbox account',
+			'Work with a Conversation Inbox account (a shared WhatsApp-style customer inbox): tag contacts by phone number, manage automation triggers, bot flows, integrations (messaging lines) and webhooks, and read chats, messages, custom fields, message templates and users',
 		defaults: {
 			name: 'Conversation Inbox',
 		},
@@ -46,7 +49,7 @@ export class ConversationInbox implements INodeType {
 		],
 		codex: {
 			categories: ['Communication'],
-			alias: ['WhatsApp', 'Inbox', 'Chat', 'Tag', 'Customer Messaging'],
+			alias: ['WhatsApp', 'Inbox', 'Chat', 'Tag', 'Customer Messaging', 'Automation', 'Template'],
 		},
 		requestDefaults: {
 			// Trailing slashes stripped here; the preSend step refuses a Base URL not ending in /v2.
@@ -92,5 +95,11 @@ export class ConversationInbox implements INodeType {
 			...userProperties,
 			...webhookProperties,
 		],
+	};
+
+	/** The pickers: list searches of the resource locators, options of the multi-select filters. */
+	methods = {
+		listSearch: { searchIntegrations, searchChats },
+		loadOptions: { getIntegrations, getUsers },
 	};
 }

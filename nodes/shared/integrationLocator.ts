@@ -5,60 +5,40 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
+import { firstText, locatorProperty, textMatcher } from './locatorModes';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the locator's "From List" mode calls. */
 export const SEARCH_INTEGRATIONS_METHOD = 'searchIntegrations';
-
-/** `ID_PATTERN` without anchors: the editor wraps mode validation regexes in `^...$` itself. */
-const ID_REGEX_UNANCHORED = ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
+/** Name of the load-options method of multi-select integration fields (chat and trigger filters). */
+export const GET_INTEGRATIONS_METHOD = 'getIntegrations';
 
 /**
  * A resource-locator property for a channel integration id: "From List" (GET /integration/list,
  * filtered by the typed text) or "By ID" (validated against `^c[a-z0-9]{24}$`).
- * The value the node reads is the id either way (`extractValue: true`).
+ * The value the node reads is the id either way (`extractValue: true`, which also accepts a
+ * workflow that stores the id as a plain string). The trigger and every `integrationId` of the
+ * action node use it; `overrides` sets the description, routing, required-ness, ...
  */
 export function integrationLocatorProperty(
 	overrides: Partial<INodeProperties> = {},
 ): INodeProperties {
 	return {
-		displayName: 'Integration',
-		name: 'integrationId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
+		...locatorProperty({
+			displayName: 'Integration',
+			name: 'integrationId',
+			description: 'The channel integration (connected messaging line) to use',
+			searchListMethod: SEARCH_INTEGRATIONS_METHOD,
+			listPlaceholder: 'Select an integration...',
+			what: 'integration',
+			idHint: 'The ID of a channel integration, as listed by Integration → Get Many',
+		}),
 		required: true,
-		description: 'The channel integration (connected messaging line) to use',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select an integration...',
-				typeOptions: {
-					searchListMethod: SEARCH_INTEGRATIONS_METHOD,
-					searchable: true,
-				},
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: ID_PLACEHOLDER,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: ID_REGEX_UNANCHORED,
-							errorMessage: `The integration ID ${ID_RULE}`,
-						},
-					},
-				],
-			},
-		],
 		...overrides,
 	};
 }
@@ -75,6 +55,17 @@ function integrationsOf(body: IDataObject): IntegrationRecord[] {
 	return Array.isArray(list) ? (list as IntegrationRecord[]) : [];
 }
 
+/** Every integration of the company that has an id (GET /integration/list: the whole list). */
+async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
+	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
+	return integrationsOf(body).filter(
+		(integration) => typeof integration.id === 'string' && integration.id !== '',
+	);
+}
+
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions): number =>
+	a.name.localeCompare(b.name);
+
 /**
  * listSearch method for the "From List" mode: every integration of the company whose name or id
  * contains the typed text (case-insensitive), sorted by name. GET /integration/list returns the
@@ -84,22 +75,32 @@ export async function searchIntegrations(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
-	const needle = (filter ?? '').trim().toLowerCase();
-	const results: INodeListSearchItems[] = integrationsOf(body)
-		.filter((integration) => typeof integration.id === 'string' && integration.id !== '')
-		.filter((integration) => {
-			if (!needle) return true;
-			const name = String(integration.name ?? '').toLowerCase();
-			return name.includes(needle) || String(integration.id).toLowerCase().includes(needle);
-		})
+	const matches = textMatcher(filter);
+	const results: INodeListSearchItems[] = (await fetchIntegrations.call(this))
+		.filter((integration) => matches(integration.name, integration.id))
 		.map((integration) => {
-			const name = String(integration.name ?? integration.id);
+			const name = firstText(integration.name) ?? String(integration.id);
 			const status = integration.connectionStatus ? ` (${String(integration.connectionStatus)})` : '';
 			return { name: `${name}${status}`, value: String(integration.id) };
 		})
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byName);
 	return { results };
+}
+
+/**
+ * loadOptions method for multi-select integration fields: one option per integration, sorted by
+ * name, with its connection status and id as the option's description.
+ */
+export async function getIntegrations(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return (await fetchIntegrations.call(this))
+		.map((integration) => ({
+			name: firstText(integration.name) ?? String(integration.id),
+			value: String(integration.id),
+			description: [firstText(integration.connectionStatus), String(integration.id)]
+				.filter(Boolean)
+				.join(' · '),
+		}))
+		.sort(byName);
 }
 
 /**

@@ -46,12 +46,12 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 	[
 		'<id> pattern (upper case)',
 		{ resource: 'integration', operation: 'disconnect', integrationId: ID.toUpperCase() },
-		/^Invalid Integration ID \(integrationId\) in item 0: must be an ID/,
+		/^Invalid Integration \(integrationId\) in item 0: must be an ID/,
 	],
 	[
 		'required id',
 		{ resource: 'template', operation: 'getAll', integrationId: '' },
-		'Missing Integration ID (integrationId) in item 0: a value is required',
+		'Missing Integration (integrationId) in item 0: a value is required',
 	],
 	[
 		'phone number at least 8 characters',
@@ -151,7 +151,7 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 	[
 		'integrations are IDs',
 		updateTrigger({ integrations: ['whatsapp'] }),
-		/^Invalid Integrations \(integrations\) in item 0: entry 1 must be an ID/,
+		/^Invalid Integration Names or IDs \(integrations\) in item 0: entry 1 must be an ID/,
 	],
 	[
 		'delay minutes >= 0',
@@ -181,7 +181,7 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 	[
 		'one of chatInternalId, chatId, phoneNumber',
 		{ resource: 'automation', operation: 'stopInChat', additionalFields: { integrationId: ID } },
-		'Missing Chat Internal ID (chatInternalId), Chat ID (chatId) or Phone Number (phoneNumber) in item 0: give at least one of them',
+		'Missing Chat (chatInternalId), Channel Chat ID (chatId) or Phone Number (phoneNumber) in item 0: give at least one of them',
 	],
 	[
 		'stop in chat: phone 8-30',
@@ -231,12 +231,12 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 	[
 		'attendant filter only for attendance and pinned',
 		{ resource: 'chat', operation: 'getAll', category: 'queue', filters: { attendantIds: [DEMO.users.ana.id] } },
-		'Invalid Attendant IDs (attendantIds) in item 0: can only be used with Category attendance or pinned, got Category queue',
+		'Invalid Attendant Names or IDs (attendantIds) in item 0: can only be used with Category attendance or pinned, got Category queue',
 	],
 	[
 		'chat integration filter holds IDs',
 		{ resource: 'chat', operation: 'getAll', filters: { integrationIds: 'whatsapp' } },
-		/^Invalid Integration IDs \(integrationIds\) in item 0: entry 1 must be an ID/,
+		/^Invalid Integration Names or IDs \(integrationIds\) in item 0: entry 1 must be an ID/,
 	],
 	[
 		'webhook URL absolute http(s)',

@@ -11,18 +11,43 @@ export const toQuery = (property: string): INodePropertyRouting => ({
 });
 
 export const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
+export const LID_EXAMPLE = '123456789012345@lid';
+export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
+export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
 export const ID_HINT = `An ID looks like ${ID_PLACEHOLDER}: "c" followed by 24 lowercase letters or digits`;
 
-/** A string parameter holding one `<id>`. */
+/**
+ * Where to find the IDs of things the API cannot list (so no picker can offer them). Shown as the
+ * field's hint, before the ID form.
+ */
+export const WHERE_TO_FIND = {
+	tag: 'The API cannot list tags: copy the ID from the tag in the Conversation Inbox platform, or take "id" from the output of Tag → Create.',
+	automationTrigger:
+		'The API cannot list automation triggers: copy the ID from the automation in the Conversation Inbox platform.',
+	botIntegration:
+		'The API cannot list bot flows: Bot Integration → Create returns the bot integration\'s "id", or copy it from the bot integration in the Conversation Inbox platform.',
+	sector:
+		'The API cannot list sectors: each integration from Integration → Get Many carries the ID of its sector in "sectorId".',
+	templateField:
+		'The API cannot list custom-field templates: Custom Field → Get on a contact that uses the template shows its fields with their "id" and "key", or copy the ID from the platform.',
+} as const;
+
+/** The hint of an ID field: where to find the ID, then what an ID looks like. */
+export function idHint(whereToFind?: string): string {
+	return whereToFind ? `${whereToFind} IDs look like ${ID_PLACEHOLDER}.` : ID_HINT;
+}
+
+/** A string parameter holding one `<id>`; `whereToFind` says where users get the ID. */
 export function idParameter(
-	options: Omit<INodeProperties, 'type' | 'default'> & { default?: string },
+	options: Omit<INodeProperties, 'type' | 'default'> & { default?: string; whereToFind?: string },
 ): INodeProperties {
+	const { whereToFind, ...rest } = options;
 	return {
 		type: 'string',
 		default: '',
 		placeholder: `e.g. ${ID_PLACEHOLDER}`,
-		hint: ID_HINT,
-		...options,
+		hint: idHint(whereToFind),
+		...rest,
 	} as INodeProperties;
 }
 

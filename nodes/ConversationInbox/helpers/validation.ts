@@ -187,9 +187,32 @@ export function text(field: Field, options: TextOptions = {}): Rule {
 	};
 }
 
-/** `<id>` of the spec: "c" and 24 lowercase letters or digits. */
+/**
+ * A picker's (resource locator's) stored value, `{ __rl: true, mode, value }`. n8n's routing
+ * already hands the rules the bare value (its `extractValue`); this catches the object when it
+ * arrives some other way, e.g. produced by an expression.
+ */
+export function isLocatorValue(value: unknown): value is { mode: unknown; value: unknown } {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		!Array.isArray(value) &&
+		'mode' in value &&
+		'value' in value
+	);
+}
+
+/**
+ * `<id>` of the spec: "c" and 24 lowercase letters or digits. Accepts the id as a plain string or
+ * as a picker's `{ mode, value }`, and sends the bare id.
+ */
 export function id(field: Field, options: { required?: boolean } = {}): Rule {
-	return text(field, { ...options, trim: true, pattern: ID_PATTERN, patternRule: ID_RULE });
+	const check = text(field, { ...options, trim: true, pattern: ID_PATTERN, patternRule: ID_RULE });
+	return (ctx) => {
+		const raw = readField(ctx, field);
+		if (isLocatorValue(raw)) writeField(ctx, field, raw.value);
+		check(ctx);
+	};
 }
 
 const LID_FORM = /^[^@\s]+@lid$/i;
@@ -238,7 +261,8 @@ export function integer(field: Field, options: IntegerOptions = {}): Rule {
 				: options.min !== undefined
 					? `a whole number of ${options.min} or more`
 					: 'a whole number';
-		if (value === undefined || !Number.isInteger(value)) {
+		// Safe integers only: a larger number would not survive the trip through JSON unchanged.
+		if (value === undefined || !Number.isSafeInteger(value)) {
 			throw invalid(ctx, field, `must be ${range}`, describeValue(raw));
 		}
 		if (

@@ -1,4 +1,4 @@
-import { idParameter, toBody } from '../../helpers/fields';
+import { idParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
 import { bodyField, id } from '../../helpers/validation';
@@ -8,7 +8,8 @@ export const deleteTrigger = defineOperation({
 	operation: 'delete',
 	name: 'Delete',
 	action: 'Delete an automation trigger',
-	description: 'Delete an automation trigger',
+	description:
+		'Delete an automation trigger by its ID, so that its automation no longer starts. Returns { success, automationTriggerId }.',
 	method: 'POST',
 	path: '/automation/delete',
 	fields: [
@@ -17,6 +18,7 @@ export const deleteTrigger = defineOperation({
 			name: 'automationTriggerId',
 			required: true,
 			description: 'ID of the automation trigger to delete',
+			whereToFind: WHERE_TO_FIND.automationTrigger,
 			routing: toBody('automationTriggerId'),
 		}),
 	],

@@ -1,11 +1,13 @@
-import { idParameter, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { chatLocatorProperty } from '../../../shared/chatLocator';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { CHANNEL_CHAT_ID_EXAMPLE, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { asItemJson } from '../../helpers/output';
 import { atLeastOne, bodyField, id, phone, text } from '../../helpers/validation';
 
-const chatInternalId = bodyField('chatInternalId', 'Chat Internal ID');
-const chatId = bodyField('chatId', 'Chat ID');
+const chatInternalId = bodyField('chatInternalId', 'Chat');
+const chatId = bodyField('chatId', 'Channel Chat ID');
 const phoneNumber = bodyField('phoneNumber', 'Phone Number');
 
 /** `data` (stopped, chat, automations) plus the API's `message`, which says what was stopped. */
@@ -20,29 +22,29 @@ export const stopInChat = defineOperation({
 	name: 'Stop in Chat',
 	action: 'Stop the automation running in a chat',
 	description:
-		'Stop the bot flow or system automation running in a chat. Find the chat by internal ID, chat ID or phone number (give at least one).',
+		'Stop the bot flow or system automation running in a chat. Identify the chat by its internal ID, its channel chat ID or the contact\'s phone number (at least one). Returns whether something was stopped, the chat and the stopped automations.',
 	method: 'POST',
 	path: '/automation/stop-automation-in-chat',
 	fields: [
 		{
-			displayName: 'Give at least one of Chat Internal ID, Chat ID or Phone Number',
+			displayName:
+				'Identify the chat with at least one of Chat, Channel Chat ID or Phone Number. When several chats match, the one with the most recent message is used.',
 			name: 'stopInChatNotice',
 			type: 'notice',
 			default: '',
 		},
-		idParameter({
-			displayName: 'Chat Internal ID',
-			name: 'chatInternalId',
-			description: "The chat's internal ID in the inbox",
+		chatLocatorProperty({
+			description: 'The chat whose automation to stop: pick it from the list or give its internal ID',
 			routing: toBody('chatInternalId'),
 		}),
 		{
-			displayName: 'Chat ID',
+			displayName: 'Channel Chat ID',
 			name: 'chatId',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. 5511999998888@s.whatsapp.net',
-			description: "The chat's ID on the messaging channel",
+			placeholder: `e.g. ${CHANNEL_CHAT_ID_EXAMPLE}`,
+			description:
+				'The chat\'s ID on the messaging channel: the number followed by @s.whatsapp.net for a contact, or a group JID ending in @g.us',
 			routing: toBody('chatId'),
 		},
 		{
@@ -52,7 +54,7 @@ export const stopInChat = defineOperation({
 			default: '',
 			placeholder: PHONE_PLACEHOLDER,
 			description:
-				'Phone number of the contact, 8-30 characters in any format. Matched approximately: also set Integration ID when the number may exist on several lines.',
+				'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
 			routing: toBody('phoneNumber'),
 		},
 		{
@@ -62,11 +64,10 @@ export const stopInChat = defineOperation({
 			placeholder: 'Add Field',
 			default: {},
 			options: [
-				idParameter({
-					displayName: 'Integration ID',
-					name: 'integrationId',
+				integrationLocatorProperty({
+					required: false,
 					description:
-						'Look for the chat only on this channel integration (narrows a search by Chat ID or Phone Number)',
+						'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
 					routing: toBody('integrationId'),
 				}),
 			],
@@ -77,7 +78,7 @@ export const stopInChat = defineOperation({
 		text(chatId, { min: 1, trim: true }),
 		phone(phoneNumber),
 		atLeastOne([chatInternalId, chatId, phoneNumber]),
-		id(bodyField('integrationId', 'Integration ID')),
+		id(bodyField('integrationId', 'Integration')),
 	],
 	output: { kind: 'single', unwrap: stoppedResult },
 });

@@ -6,7 +6,8 @@ import {
 	TRIGGER_TYPE_OPTIONS,
 	TRIGGER_TYPES_NEEDING_TAG,
 } from '../../../shared/constants';
-import { idParameter, listParameter, toBody } from '../../helpers/fields';
+import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
+import { idParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import type { RuleContext } from '../../helpers/validation';
@@ -39,7 +40,7 @@ export const update = defineOperation({
 	name: 'Update',
 	action: 'Update an automation trigger',
 	description:
-		'Edit an automation trigger. The whole trigger is sent: every setting below replaces the current one.',
+		'Edit an automation trigger by its ID: its name, what starts it, the bot flow it runs, the integrations and chats it watches. The whole trigger is sent: every setting replaces the current one. Returns the updated trigger.',
 	method: 'POST',
 	path: '/automation/edit',
 	fields: [
@@ -48,6 +49,7 @@ export const update = defineOperation({
 			name: 'automationTriggerId',
 			required: true,
 			description: 'ID of the automation trigger to edit',
+			whereToFind: WHERE_TO_FIND.automationTrigger,
 			routing: toBody('automationTriggerId'),
 		}),
 		{
@@ -98,6 +100,7 @@ export const update = defineOperation({
 			name: 'tagId',
 			required: true,
 			description: 'ID of the tag whose adding or removing starts the automation',
+			whereToFind: WHERE_TO_FIND.tag,
 			displayOptions: { show: { triggerType: TRIGGER_TYPES_NEEDING_TAG } },
 			routing: toBody('tagId'),
 		}),
@@ -106,17 +109,19 @@ export const update = defineOperation({
 			name: 'automationBotId',
 			description:
 				'ID of the bot-flow integration the automation runs. Leave empty when the trigger runs a system automation instead of a bot flow.',
+			whereToFind: WHERE_TO_FIND.botIntegration,
 			routing: toBody('automationBotId'),
 		}),
-		listParameter({
-			displayName: 'Integrations',
+		{
+			displayName: 'Integration Names or IDs',
 			name: 'integrations',
-			buttonText: 'Add Integration ID',
-			placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: GET_INTEGRATIONS_METHOD },
+			default: [],
 			description:
-				'IDs of the channel integrations (messaging lines) the trigger watches. Several values or one comma-separated text.',
+				'The channel integrations (messaging lines) the trigger watches. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			routing: toBody('integrations'),
-		}),
+		},
 		{
 			displayName: 'Chat Type',
 			name: 'chatType',
@@ -175,7 +180,7 @@ export const update = defineOperation({
 		),
 		when(needsTag, [id(tagId, { required: true })]),
 		id(bodyField('automationBotId', 'Automation Bot ID')),
-		list(bodyField('integrations', 'Integrations'), { ids: true, send: 'array' }),
+		list(bodyField('integrations', 'Integration Names or IDs'), { ids: true, send: 'array' }),
 		oneOf(bodyField(WIRE.automationEdit.chatType, 'Chat Type'), CHAT_TYPE_OPTIONS, { required: true }),
 		boolean(bodyField('inAttendance', 'In Attendance Only'), { required: true }),
 		integer(bodyField('delayMinutes', 'Delay Minutes'), { required: true, min: 0 }),

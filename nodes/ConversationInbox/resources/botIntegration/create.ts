@@ -10,8 +10,9 @@ export const create = defineOperation({
 	resource: 'botIntegration',
 	operation: 'create',
 	name: 'Create',
-	action: 'Create a bot integration',
-	description: 'Register a bot flow so that automations can run it',
+	action: 'Create a bot integration for a bot flow',
+	description:
+		'Register a bot flow by its URL so that automation triggers can run it. Returns the new bot integration; its "id" is the Automation Bot ID of Automation → Update.',
 	method: 'POST',
 	path: '/automation/integration-bot/create',
 	fields: [
@@ -22,7 +23,7 @@ export const create = defineOperation({
 			required: true,
 			default: '',
 			placeholder: 'e.g. Sales Bot',
-			description: 'Name of the bot integration',
+			description: 'Name of the bot integration, as shown in the platform',
 			routing: toBody('name'),
 		},
 		{
@@ -32,7 +33,8 @@ export const create = defineOperation({
 			required: true,
 			default: '',
 			placeholder: 'e.g. https://bots.example.com/api/v1/bots/sales-bot',
-			description: 'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}',
+			description:
+				'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}: the address of the bot server, then /api/v1/bots/ and the bot\'s ID',
 			routing: toBody('url'),
 		},
 	],

@@ -3,7 +3,9 @@ import {
 	CHAT_CATEGORY_OPTIONS,
 	PAGE_SIZE,
 } from '../../../shared/constants';
-import { listParameter, returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
+import { GET_USERS_METHOD } from '../../../shared/userOptions';
+import { idHint, listParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Rule } from '../../helpers/validation';
 import { invalid, isAbsent, list, oneOf, queryField, readField } from '../../helpers/validation';
@@ -11,7 +13,7 @@ import { WIRE } from '../../wireNames';
 
 const W = WIRE.chatList;
 const category = queryField(W.category, 'Category');
-const attendantIds = queryField(W.attendantIds, 'Attendant IDs');
+const attendantIds = queryField(W.attendantIds, 'Attendant Names or IDs');
 
 /** The API accepts attendant filters only for the attendance and pinned categories. */
 const attendantsOnlyWhereServed: Rule = (ctx) => {
@@ -19,7 +21,7 @@ const attendantsOnlyWhereServed: Rule = (ctx) => {
 	if (!isAbsent(readField(ctx, attendantIds)) && !CATEGORIES_WITH_ATTENDANTS.includes(chosen)) {
 		throw invalid(
 			ctx,
-			{ key: W.attendantIds, label: 'Attendant IDs' },
+			attendantIds,
 			'can only be used with Category attendance or pinned',
 			`Category ${chosen}`,
 		);
@@ -30,8 +32,9 @@ export const getAll = defineOperation({
 	resource: 'chat',
 	operation: 'getAll',
 	name: 'Get Many',
-	action: 'Get many chats',
-	description: 'List the chats of the company in one inbox category, with filters',
+	action: 'Get many chats of an inbox category',
+	description:
+		'List the chats of one inbox category (attendance, queue, groups, finalized or pinned), optionally only those of some integrations, sectors, attendants or tags. One item per chat, with the internal ID that Message → Get Many and Automation → Stop in Chat take.',
 	method: 'GET',
 	path: '/inbox/find-all-chats',
 	fields: [
@@ -54,29 +57,34 @@ export const getAll = defineOperation({
 			placeholder: 'Add Filter',
 			default: {},
 			options: [
-				listParameter({
-					displayName: 'Attendant IDs',
+				{
+					displayName: 'Attendant Names or IDs',
 					name: 'attendantIds',
-					buttonText: 'Add Attendant ID',
-					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+					type: 'multiOptions',
+					typeOptions: { loadOptionsMethod: GET_USERS_METHOD },
+					default: [],
 					description:
-						'Only chats served by these attendants (company user IDs). Only for the Attendance and Pinned categories.',
+						'Only chats served by these attendants (company users). Only for the Attendance and Pinned categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					routing: toQuery(W.attendantIds),
-				}),
-				listParameter({
-					displayName: 'Integration IDs',
+				},
+				{
+					displayName: 'Integration Names or IDs',
 					name: 'integrationIds',
-					buttonText: 'Add Integration ID',
-					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-					description: 'Only chats on these channel integrations',
+					type: 'multiOptions',
+					typeOptions: { loadOptionsMethod: GET_INTEGRATIONS_METHOD },
+					default: [],
+					description:
+						'Only chats on these channel integrations (messaging lines). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					routing: toQuery(W.integrationIds),
-				}),
+				},
 				listParameter({
 					displayName: 'Sector IDs',
 					name: 'sectorIds',
 					buttonText: 'Add Sector ID',
 					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-					description: 'Only chats of these sectors (teams)',
+					description:
+						'Only chats of these sectors (teams). Several values or one comma-separated text.',
+					hint: idHint(WHERE_TO_FIND.sector),
 					routing: toQuery(W.sectorIds),
 				}),
 				listParameter({
@@ -84,7 +92,9 @@ export const getAll = defineOperation({
 					name: 'tagIds',
 					buttonText: 'Add Tag ID',
 					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-					description: 'Only chats whose contact has these tags',
+					description:
+						'Only chats whose contact has at least one of these tags. Several values or one comma-separated text.',
+					hint: idHint(WHERE_TO_FIND.tag),
 					routing: toQuery(W.tagIds),
 				}),
 			],
@@ -92,7 +102,10 @@ export const getAll = defineOperation({
 	],
 	rules: [
 		oneOf(category, CHAT_CATEGORY_OPTIONS),
-		list(queryField(W.integrationIds, 'Integration IDs'), { ids: true, send: 'commaSeparated' }),
+		list(queryField(W.integrationIds, 'Integration Names or IDs'), {
+			ids: true,
+			send: 'commaSeparated',
+		}),
 		list(queryField(W.sectorIds, 'Sector IDs'), { send: 'commaSeparated' }),
 		list(attendantIds, { send: 'commaSeparated' }),
 		list(queryField(W.tagIds, 'Tag IDs'), { ids: true, send: 'commaSeparated' }),

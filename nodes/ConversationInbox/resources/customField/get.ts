@@ -8,8 +8,9 @@ export const get = defineOperation({
 	resource: 'customField',
 	operation: 'get',
 	name: 'Get',
-	action: 'Get the custom fields of a contact',
-	description: 'Read the custom fields of a contact by phone number',
+	action: "Get a contact's custom fields",
+	description:
+		'Read the custom fields of a contact, found by phone number. Returns one item { fields, assignedTemplateIds }: each field with its ID, key, label, type and value.',
 	method: 'GET',
 	path: '/inbox/get-custom-fields-from-chat',
 	fields: [
@@ -20,7 +21,8 @@ export const get = defineOperation({
 			required: true,
 			default: '',
 			placeholder: PHONE_PLACEHOLDER,
-			description: 'Phone number of the contact: country code, area code and number (8-30 characters)',
+			description:
+				'Phone number of the contact: country code, area code and number, 8-30 characters (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toQuery(WIRE.customFieldsRead.phoneNumber),
 		},
 	],

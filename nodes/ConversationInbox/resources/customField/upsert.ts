@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { idHint, PHONE_PLACEHOLDER, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import type { Rule } from '../../helpers/validation';
@@ -72,8 +72,9 @@ export const upsert = defineOperation({
 	resource: 'customField',
 	operation: 'upsert',
 	name: 'Create or Update',
-	action: 'Create or update custom fields of a contact',
-	description: 'Create or update the custom fields of a contact by phone number',
+	action: "Create or update a contact's custom fields",
+	description:
+		'Set the values of custom fields of a contact, found by phone number: fields of a custom-field template (by template field ID, value as JSON) and extra fields (raw JSON). Returns { customFields }.',
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
 	fields: [
@@ -84,7 +85,8 @@ export const upsert = defineOperation({
 			required: true,
 			default: '',
 			placeholder: PHONE_PLACEHOLDER,
-			description: 'Phone number of the contact, with country and area code',
+			description:
+				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toBody('phoneNumber'),
 		},
 		{
@@ -107,6 +109,7 @@ export const upsert = defineOperation({
 							default: '',
 							placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
 							description: 'ID of the field in its custom-field template',
+							hint: idHint(WHERE_TO_FIND.templateField),
 						},
 						{
 							displayName: 'Value (JSON)',

@@ -1,5 +1,6 @@
 import { GROUP_JID_SUFFIX } from '../../../shared/constants';
-import { idParameter, toQuery } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { GROUP_JID_EXAMPLE, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { id, queryField, text } from '../../helpers/validation';
@@ -9,16 +10,14 @@ export const getInviteUrl = defineOperation({
 	resource: 'group',
 	operation: 'getInviteUrl',
 	name: 'Get Invite URL',
-	action: 'Get the invite URL of a group',
-	description: 'Get the full invite link of a group chat',
+	action: 'Get the invite link of a group chat',
+	description:
+		'Get the full invite URL of a group chat, given the integration the group is on and the group\'s JID (ending in @g.us). Returns { inviteUrl }.',
 	method: 'GET',
 	path: '/group/get-invite-url',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the channel integration the group belongs to',
+		integrationLocatorProperty({
+			description: 'The channel integration (messaging line) the group is on',
 			routing: toQuery(WIRE.groupInvite.integrationId),
 		}),
 		{
@@ -27,18 +26,20 @@ export const getInviteUrl = defineOperation({
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. 120363025246125486@g.us',
-			description: 'Channel ID of the group, ending in @g.us',
+			placeholder: `e.g. ${GROUP_JID_EXAMPLE}`,
+			description:
+				'Channel ID of the group: digits followed by @g.us. A group chat\'s channel chat ID is its JID.',
 			routing: toQuery(WIRE.groupInvite.groupJid),
 		},
 	],
 	rules: [
-		id(queryField(WIRE.groupInvite.integrationId, 'Integration ID'), { required: true }),
+		id(queryField(WIRE.groupInvite.integrationId, 'Integration'), { required: true }),
 		text(queryField(WIRE.groupInvite.groupJid, 'Group JID'), {
 			required: true,
 			trim: true,
 			check: (value) =>
-				value.endsWith(GROUP_JID_SUFFIX) && value.length > GROUP_JID_SUFFIX.length
+				// One "@" only and no spaces: `<group id>@g.us`.
+				value.endsWith(GROUP_JID_SUFFIX) && /^[^@\s]+@g\.us$/.test(value)
 					? undefined
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
 		}),

@@ -1,4 +1,5 @@
-import { idParameter, toBody } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
 import { bodyField, id } from '../../helpers/validation';
@@ -9,18 +10,15 @@ export const deleteIntegration = defineOperation({
 	name: 'Delete',
 	action: 'Delete an integration',
 	description:
-		'Queue a channel integration for deletion. Deletion runs in the background; meanwhile its status is DELETING.',
+		'Delete a channel integration (messaging line) for good. Deletion runs in the background; meanwhile its status is DELETING. Returns { success, integrationId }.',
 	method: 'POST',
 	path: '/integration/delete',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the channel integration to delete',
+		integrationLocatorProperty({
+			description: 'The channel integration to delete',
 			routing: toBody('integrationId'),
 		}),
 	],
-	rules: [id(bodyField('integrationId', 'Integration ID'), { required: true })],
+	rules: [id(bodyField('integrationId', 'Integration'), { required: true })],
 	output: { kind: 'single', unwrap: confirm('integrationId') },
 });

@@ -1,4 +1,5 @@
-import { idParameter, toBody } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, id } from '../../helpers/validation';
@@ -9,18 +10,15 @@ export const disconnect = defineOperation({
 	name: 'Disconnect',
 	action: 'Disconnect an integration',
 	description:
-		'End the active session of a channel integration; it is recreated ready for a new connection',
+		'End the active session of a channel integration (log the line out); it is recreated ready for a new connection. Returns the integration.',
 	method: 'POST',
 	path: '/integration/disconnect',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the channel integration to disconnect',
+		integrationLocatorProperty({
+			description: 'The channel integration to disconnect',
 			routing: toBody('integrationId'),
 		}),
 	],
-	rules: [id(bodyField('integrationId', 'Integration ID'), { required: true })],
+	rules: [id(bodyField('integrationId', 'Integration'), { required: true })],
 	output: { kind: 'single', unwrap: pick('response.integration') },
 });

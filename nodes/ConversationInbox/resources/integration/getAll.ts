@@ -5,8 +5,9 @@ export const getAll = defineOperation({
 	resource: 'integration',
 	operation: 'getAll',
 	name: 'Get Many',
-	action: 'Get many integrations',
-	description: 'List the channel integrations (connected messaging lines) of the company',
+	action: 'Get many integrations (messaging lines)',
+	description:
+		'List the channel integrations (connected messaging lines) of the company, one item each with its ID, name, sector and connection status',
 	method: 'GET',
 	path: '/integration/list',
 	fields: [

@@ -1,4 +1,5 @@
-import { idParameter, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, id, text } from '../../helpers/validation';
@@ -7,16 +8,14 @@ export const validatePhoneNumber = defineOperation({
 	resource: 'integration',
 	operation: 'validatePhoneNumber',
 	name: 'Validate Phone Number',
-	action: 'Validate a phone number',
-	description: 'Check whether a phone number exists on the messaging channel of an integration',
+	action: 'Validate a phone number on an integration',
+	description:
+		'Check whether a phone number has an account on the messaging channel of an integration. Returns { exists, jid }, the JID being the number\'s channel chat ID.',
 	method: 'POST',
 	path: '/integration/validate-chat-phone-number',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the channel integration to check the number on',
+		integrationLocatorProperty({
+			description: 'The channel integration (messaging line) to check the number on',
 			routing: toBody('integrationId'),
 		}),
 		{
@@ -26,12 +25,13 @@ export const validatePhoneNumber = defineOperation({
 			required: true,
 			default: '',
 			placeholder: PHONE_PLACEHOLDER,
-			description: 'Phone number to check, with country and area code',
+			description:
+				'Phone number to check: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toBody('phoneNumber'),
 		},
 	],
 	rules: [
-		id(bodyField('integrationId', 'Integration ID'), { required: true }),
+		id(bodyField('integrationId', 'Integration'), { required: true }),
 		text(bodyField('phoneNumber', 'Phone Number'), { required: true, trim: true }),
 	],
 	// { exists, jid }

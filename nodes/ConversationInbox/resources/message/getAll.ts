@@ -1,5 +1,6 @@
 import { PAGE_SIZE } from '../../../shared/constants';
-import { idParameter, returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { chatLocatorProperty } from '../../../shared/chatLocator';
+import { returnAllAndLimit, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { id, queryField } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
@@ -11,22 +12,21 @@ export const getAll = defineOperation({
 	operation: 'getAll',
 	name: 'Get Many',
 	action: 'Get many messages of a chat',
-	description: 'List the messages of a chat',
+	description:
+		'List the messages of one chat, given its internal ID; one item per message',
 	method: 'GET',
 	path: '/inbox/find-messages-from-inbox',
 	fields: [
-		idParameter({
-			displayName: 'Chat Internal ID',
-			name: 'chatInternalId',
+		chatLocatorProperty({
 			required: true,
-			description: "The chat's internal ID in the inbox (from Chat → Get Many)",
+			description: 'The chat whose messages to list: pick it from the list or give its internal ID',
 			routing: toQuery(W.chatInternalId),
 		}),
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages; one item per message`,
 		),
 	],
-	rules: [id(queryField(W.chatInternalId, 'Chat Internal ID'), { required: true })],
+	rules: [id(queryField(W.chatInternalId, 'Chat'), { required: true })],
 	output: {
 		kind: 'list',
 		list: {

@@ -9,7 +9,8 @@ export const create = defineOperation({
 	operation: 'create',
 	name: 'Create',
 	action: 'Create a tag',
-	description: 'Create a tag in the company',
+	description:
+		'Create a tag with a unique name (case-sensitive, 1-255 characters) and an optional #RRGGBB colour. Fails with HTTP 409 when a tag with that name exists. Returns the tag with its ID.',
 	method: 'POST',
 	path: '/tag/create',
 	fields: [

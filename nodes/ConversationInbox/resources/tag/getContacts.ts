@@ -1,5 +1,5 @@
 import { NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
-import { idParameter, returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { idParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { atLeastOne, id, queryField, text } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
@@ -11,8 +11,9 @@ export const getContacts = defineOperation({
 	resource: 'tag',
 	operation: 'getContacts',
 	name: 'Get Contacts',
-	action: 'Get contacts of a tag',
-	description: 'List the contacts that have a tag, most recently tagged first',
+	action: 'Get the contacts that have a tag',
+	description:
+		'List the contacts that have a tag, given the tag\'s ID or exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	method: 'GET',
 	path: '/tag/list-contacts',
 	fields: [
@@ -20,6 +21,7 @@ export const getContacts = defineOperation({
 			displayName: 'Tag ID',
 			name: 'tagId',
 			description: 'ID of the tag. Give Tag ID or Tag Name.',
+			whereToFind: WHERE_TO_FIND.tag,
 			routing: toQuery('tagId'),
 		}),
 		{

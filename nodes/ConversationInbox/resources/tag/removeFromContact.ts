@@ -1,5 +1,5 @@
 import { MAX_TAGS_PER_REMOVAL, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { listParameter, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { idHint, LID_EXAMPLE, listParameter, PHONE_PLACEHOLDER, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { atLeastOne, bodyField, boolean, list, phone } from '../../helpers/validation';
@@ -11,9 +11,9 @@ export const removeFromContact = defineOperation({
 	resource: 'tag',
 	operation: 'removeFromContact',
 	name: 'Remove From Contact',
-	action: 'Remove tags from a contact',
+	action: 'Remove tags from a contact by phone number',
 	description:
-		'Remove one or more tags from a contact. Tags the contact does not have are reported, not an error.',
+		'Remove up to 50 tags (by ID and/or exact name) from a contact found by phone number or LID. Tags the contact does not have are reported in notInContact, not an error; no tag is created. Optionally starts the "tag removed" automations.',
 	method: 'POST',
 	path: '/tag/remove-from-contact',
 	fields: [
@@ -25,7 +25,7 @@ export const removeFromContact = defineOperation({
 			default: '',
 			placeholder: PHONE_PLACEHOLDER,
 			description:
-				"The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. 123456789012345@lid",
+				`The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
 			routing: toBody('phoneNumber'),
 		},
 		{
@@ -36,7 +36,7 @@ export const removeFromContact = defineOperation({
 				placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
 				description:
 					'IDs of the tags to remove. Give Tag IDs, Tag Names or both. Several values or one comma-separated text.',
-				hint: 'At most 50 tag IDs',
+				hint: `At most 50 tag IDs. ${idHint(WHERE_TO_FIND.tag)}`,
 				routing: toBody('tagIds'),
 			}),
 		},

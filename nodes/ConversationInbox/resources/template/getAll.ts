@@ -1,5 +1,6 @@
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
-import { idParameter, returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { returnAllAndLimit, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { id, oneOf, queryField, text } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
@@ -9,15 +10,14 @@ export const getAll = defineOperation({
 	operation: 'getAll',
 	name: 'Get Many',
 	action: 'Get many message templates',
-	description: 'List the provider message templates of an official-channel integration',
+	description:
+		'List the provider message templates (e.g. WhatsApp templates) of an official-channel integration, optionally only those in one review status or matching a search text; one item per template',
 	method: 'GET',
 	path: '/provider-template/list',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the official-channel integration that owns the templates',
+		integrationLocatorProperty({
+			description: 'The official-channel integration that owns the templates',
+			hint: 'Only official-channel integrations have message templates',
 			routing: toQuery(WIRE.templateList.integrationId),
 		}),
 		...returnAllAndLimit(
@@ -36,7 +36,8 @@ export const getAll = defineOperation({
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. order_confirmation',
-					description: 'Only templates whose name or content contains this text (at most 255 characters)',
+					description: 'Only templates whose name or content contains this text',
+					hint: 'At most 255 characters',
 					routing: toQuery(WIRE.templateList.search),
 				},
 				{
@@ -52,7 +53,7 @@ export const getAll = defineOperation({
 		},
 	],
 	rules: [
-		id(queryField(WIRE.templateList.integrationId, 'Integration ID'), { required: true }),
+		id(queryField(WIRE.templateList.integrationId, 'Integration'), { required: true }),
 		text(queryField(WIRE.templateList.search, 'Search'), { max: NAME_MAX_LENGTH }),
 		oneOf(queryField(WIRE.templateList.status, 'Status'), TEMPLATE_STATUS_OPTIONS),
 	],

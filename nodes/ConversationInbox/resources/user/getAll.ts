@@ -5,8 +5,9 @@ export const getAll = defineOperation({
 	resource: 'user',
 	operation: 'getAll',
 	name: 'Get Many',
-	action: 'Get many users',
-	description: 'List the users (attendants) of the company',
+	action: 'Get many users (attendants)',
+	description:
+		'List the users (attendants) of the company, one item each with its ID, name, e-mail address and online status. The ID is what chat filters call an attendant ID.',
 	method: 'GET',
 	path: '/user/list',
 	fields: [

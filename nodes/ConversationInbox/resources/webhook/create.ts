@@ -3,7 +3,8 @@ import {
 	TRANSFER_TYPE_OPTIONS,
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
-import { idParameter, toBody } from '../../helpers/fields';
+import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, id, integer, keyValueList, oneOf, url } from '../../helpers/validation';
@@ -13,17 +14,14 @@ export const create = defineOperation({
 	resource: 'webhook',
 	operation: 'create',
 	name: 'Create',
-	action: 'Create a webhook',
+	action: 'Create a webhook for integration events',
 	description:
-		'Register a webhook that is called on events of a channel integration. The API cannot list or delete webhooks afterwards.',
+		'Register a URL that the platform calls on one kind of event (e.g. message received) of a channel integration. The API cannot list or delete webhooks afterwards. Returns the webhook.',
 	method: 'POST',
 	path: '/integration/webhook/create',
 	fields: [
-		idParameter({
-			displayName: 'Integration ID',
-			name: 'integrationId',
-			required: true,
-			description: 'ID of the channel integration whose events are sent',
+		integrationLocatorProperty({
+			description: 'The channel integration (messaging line) whose events call the webhook',
 			routing: toBody('integrationId'),
 		}),
 		{
@@ -117,7 +115,7 @@ export const create = defineOperation({
 		},
 	],
 	rules: [
-		id(bodyField('integrationId', 'Integration ID'), { required: true }),
+		id(bodyField('integrationId', 'Integration'), { required: true }),
 		url(bodyField('url', 'URL'), { required: true }),
 		oneOf(bodyField(WIRE.webhookCreate.eventType, 'Event Type'), WEBHOOK_EVENT_OPTIONS, {
 			required: true,

@@ -1,0 +1,279 @@
+/**
+ * The pickers and words of the action node as the editor sees them: which parameters are resource
+ * locators or dynamic multi-selects, that every method they name exists, the "By ID" check run by
+ * n8n's own parameter-issue code (what the editor shows under the field), hints where the API cannot
+ * list a thing, and the texts an AI agent reads when it uses the node as a tool.
+ */
+import type { INode, INodeProperties, INodePropertyMode, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, nodeNameToToolName } from 'n8n-workflow';
+
+import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.credentials';
+import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
+import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { DEMO } from '../sandbox';
+import { makeWorkflow } from '../helpers/n8n-harness';
+import { allProperties, description, findProperty, node, NODE_TYPE } from './helpers';
+
+const REPO = 'https://github.com/conversation-inbox/n8n-nodes-conversation-inbox';
+const ID = DEMO.integrations.whatsapp.id;
+const DYNAMIC_MULTI = 'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
+
+const key = (entry: { resource: string; operation: string; path: string }) =>
+	`${entry.resource}.${entry.operation}.${entry.path}`;
+
+function modesOf(property: INodeProperties): INodePropertyMode[] {
+	return (property.modes ?? []) as INodePropertyMode[];
+}
+
+/** [resource.operation.path, list-search method, required, where the value travels] */
+const LOCATORS: Array<[string, string, boolean, 'body' | 'query']> = [
+	['automation.stopInChat.chatInternalId', 'searchChats', false, 'body'],
+	['automation.stopInChat.additionalFields.integrationId', 'searchIntegrations', false, 'body'],
+	['group.getInviteUrl.integrationId', 'searchIntegrations', true, 'query'],
+	['integration.delete.integrationId', 'searchIntegrations', true, 'body'],
+	['integration.disconnect.integrationId', 'searchIntegrations', true, 'body'],
+	['integration.validatePhoneNumber.integrationId', 'searchIntegrations', true, 'body'],
+	['message.getAll.chatInternalId', 'searchChats', true, 'query'],
+	['template.getAll.integrationId', 'searchIntegrations', true, 'query'],
+	['webhook.create.integrationId', 'searchIntegrations', true, 'body'],
+];
+
+/** [resource.operation.path, load-options method] */
+const DYNAMIC_MULTI_OPTIONS: Array<[string, string]> = [
+	['automation.update.integrations', 'getIntegrations'],
+	['chat.getAll.filters.attendantIds', 'getUsers'],
+	['chat.getAll.filters.integrationIds', 'getIntegrations'],
+];
+
+describe('pickers: resource locators and dynamic multi-selects', () => {
+	test('every integrationId and chatInternalId of the action node is a resource locator, and nothing else is', () => {
+		const locators = allProperties()
+			.filter((entry) => entry.property.type === 'resourceLocator')
+			.map(key)
+			.sort();
+		expect(locators).toEqual(LOCATORS.map(([path]) => path).sort());
+		const plainIds = allProperties().filter(
+			(entry) =>
+				['integrationId', 'chatInternalId'].includes(entry.property.name) &&
+				entry.property.type !== 'resourceLocator',
+		);
+		expect(plainIds.map(key)).toEqual([]);
+	});
+
+	test.each(LOCATORS)('%s: From List (%s) and By ID (<id> pattern), sent as %s', (path, method, required, location) => {
+		const [resource, operation, ...rest] = path.split('.');
+		const property = findProperty(resource, operation, rest.join('.'));
+		expect(property.default).toEqual({ mode: 'list', value: '' });
+		expect(Boolean(property.required)).toBe(required);
+		expect(property.description).toBeTruthy();
+		const [list, byId] = modesOf(property);
+		expect(list).toMatchObject({
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: method, searchable: true },
+		});
+		expect(byId).toMatchObject({ name: 'id', type: 'string' });
+		expect(byId.placeholder).toMatch(/^e\.g\. c[a-z0-9]{24}$/);
+		expect(byId.hint).toBeTruthy();
+		expect(byId.validation).toEqual([
+			{
+				type: 'regex',
+				properties: { regex: 'c[a-z0-9]{24}', errorMessage: expect.stringMatching(/ID must be an ID: "c" followed by 24/) },
+			},
+		]);
+		expect(property.routing?.send).toMatchObject({
+			type: location,
+			property: property.name,
+			propertyInDotNotation: false,
+		});
+	});
+
+	test.each(DYNAMIC_MULTI_OPTIONS)('%s: multi-select loaded by %s, named and described as n8n asks', (path, method) => {
+		const [resource, operation, ...rest] = path.split('.');
+		const property = findProperty(resource, operation, rest.join('.'));
+		expect(property).toMatchObject({ type: 'multiOptions', default: [], typeOptions: { loadOptionsMethod: method } });
+		expect(property.displayName).toMatch(/ Names or IDs$/);
+		expect(property.description?.endsWith(DYNAMIC_MULTI)).toBe(true);
+	});
+
+	test('every method the description names exists, and every method is used', () => {
+		const searchMethods = new Set<string>();
+		const loadMethods = new Set<string>();
+		for (const { property } of allProperties()) {
+			for (const mode of modesOf(property)) {
+				if (mode.typeOptions?.searchListMethod) searchMethods.add(mode.typeOptions.searchListMethod);
+			}
+			if (property.typeOptions?.loadOptionsMethod) loadMethods.add(property.typeOptions.loadOptionsMethod);
+		}
+		expect([...searchMethods].sort()).toEqual(Object.keys(node.methods.listSearch).sort());
+		expect([...loadMethods].sort()).toEqual(Object.keys(node.methods.loadOptions).sort());
+		// The trigger's locator uses the same shared list search.
+		expect(Object.keys(new ConversationInboxTrigger().methods.listSearch)).toEqual(['searchIntegrations']);
+	});
+
+	test('things the API cannot list (tags, bot flows, automation triggers, sectors, template fields) say where to find their IDs', () => {
+		const expected: Array<[string, RegExp]> = [
+			['automation.delete.automationTriggerId', /cannot list automation triggers/],
+			['automation.update.automationTriggerId', /cannot list automation triggers/],
+			['automation.update.tagId', /cannot list tags.*Tag → Create/],
+			['automation.update.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
+			['tag.getContacts.tagId', /cannot list tags/],
+			['tag.removeFromContact.tagIds', /At most 50 tag IDs\. The API cannot list tags/],
+			['chat.getAll.filters.tagIds', /cannot list tags/],
+			['chat.getAll.filters.sectorIds', /cannot list sectors.*"sectorId"/],
+		];
+		for (const [path, hint] of expected) {
+			const [resource, operation, ...rest] = path.split('.');
+			const property = findProperty(resource, operation, rest.join('.'));
+			expect({ path, hint: property.hint }).toEqual({ path, hint: expect.stringMatching(hint) });
+			expect(property.hint).toMatch(/look like c[a-z0-9]{24}\.$/);
+		}
+		const inputs = findProperty('customField', 'upsert', 'inputs');
+		const templateFieldId = (inputs.options as Array<{ values: INodeProperties[] }>)[0].values.find(
+			(value) => value.name === 'templateFieldId',
+		);
+		expect(templateFieldId?.hint).toMatch(/Custom Field → Get/);
+	});
+});
+
+describe('By ID: the editor\'s own parameter check (NodeHelpers.getParameterIssues)', () => {
+	function issues(resource: string, operation: string, parameters: Record<string, unknown>, propertyPath: string): string[] {
+		const { node: workflowNode } = makeWorkflow(NODE_TYPE, node, { resource, operation, ...parameters } as never);
+		const [top] = propertyPath.split('.');
+		const property = description.properties.find(
+			(entry) =>
+				entry.name === top &&
+				entry.displayOptions?.show?.resource?.includes(resource) &&
+				entry.displayOptions?.show?.operation?.includes(operation),
+		) as INodeProperties;
+		const found = NodeHelpers.getParameterIssues(property, workflowNode.parameters, '', workflowNode as INode, description);
+		return Object.values(found.parameters ?? {}).flat();
+	}
+
+	test('integration picker: a well-formed ID passes; upper case, too long, too short and other forms are flagged', () => {
+		const at = (value: string, mode = 'id') =>
+			issues('integration', 'disconnect', { integrationId: { __rl: true, mode, value } }, 'integrationId');
+		expect(at(ID)).toEqual([]);
+		expect(at(ID.toUpperCase())).toEqual([expect.stringMatching(/^The integration ID must be an ID/)]);
+		expect(at(`${ID}0`)).toHaveLength(1);
+		expect(at(ID.slice(0, -1))).toHaveLength(1);
+		expect(at('whatsapp')).toHaveLength(1);
+		// Expressions are checked when they run, not in the editor.
+		expect(at('={{ $json.integrationId }}')).toEqual([]);
+		// From List values come from the API; the pattern applies to "By ID" only.
+		expect(at('anything', 'list')).toEqual([]);
+		// Required: an empty picker is flagged as missing.
+		expect(at('', 'list')).toEqual(['Parameter "Integration" is required.']);
+		// A workflow that stores a plain string has nothing for the editor to flag.
+		expect(issues('integration', 'disconnect', { integrationId: ID }, 'integrationId')).toEqual([]);
+	});
+
+	test('chat picker: By ID takes the <id> form', () => {
+		const at = (value: string) =>
+			issues('message', 'getAll', { chatInternalId: { __rl: true, mode: 'id', value } }, 'chatInternalId');
+		expect(at(DEMO.chats.alice.id)).toEqual([]);
+		expect(at('5511987650001@s.whatsapp.net')).toEqual([expect.stringMatching(/^The chat ID must be an ID/)]);
+	});
+
+	test('the optional integration picker inside Additional Fields is checked too (as the editor checks a field of a collection)', () => {
+		const at = (value: string) => {
+			const { node: workflowNode } = makeWorkflow(NODE_TYPE, node, {
+				resource: 'automation',
+				operation: 'stopInChat',
+				phoneNumber: DEMO.contacts.alice.phoneNumber,
+				additionalFields: { integrationId: { __rl: true, mode: 'id', value } },
+			});
+			const property = findProperty('automation', 'stopInChat', 'additionalFields.integrationId');
+			const found = NodeHelpers.getParameterIssues(property, workflowNode.parameters, 'additionalFields', workflowNode, description);
+			return Object.values(found.parameters ?? {}).flat();
+		};
+		expect(at(ID)).toEqual([]);
+		expect(at('line-1')).toEqual([expect.stringMatching(/^The integration ID must be an ID/)]);
+	});
+});
+
+describe('words: for no-code users and for AI agents using the node as a tool', () => {
+	const operations = (
+		description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
+	).flatMap((resource) => {
+		const selector = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+		)!;
+		return (selector.options as INodePropertyOptions[]).map((operation) => ({
+			resource: String(resource.value),
+			resourceName: resource.name,
+			operation,
+		}));
+	});
+
+	test('19 operations; each action is a sentence-case instruction naming what it acts on', () => {
+		expect(operations).toHaveLength(19);
+		for (const { resourceName, operation } of operations) {
+			const action = String(operation.action);
+			expect(action).toMatch(/^[A-Z][a-z]+ [a-z]/);
+			// As a tool, the node is named "<action> in Conversation Inbox" and n8n makes the tool's
+			// name from it, cut at 64 characters: keep it whole.
+			const toolNodeName = `${action} in Conversation Inbox`;
+			expect(toolNodeName.length).toBeLessThanOrEqual(64);
+			expect(nodeNameToToolName(toolNodeName)).toBe(toolNodeName.replace(/[^a-zA-Z0-9_-]+/g, '_'));
+			if (operation.value === 'getAll') expect(action).toMatch(/^Get many /);
+			// The thing acted on, e.g. "tag", "automation", "custom field", "integration".
+			const noun = resourceName.toLowerCase().replace(/^bot integration$/, 'bot').split(' ')[0];
+			expect(action.toLowerCase()).toContain(noun);
+			expect(String(operation.description).length).toBeGreaterThan(40);
+		}
+	});
+
+	test('the tool description n8n gives an AI agent is the action plus the node name', () => {
+		for (const { resource, operation } of operations) {
+			const toolNode = { parameters: { resource, operation: operation.value } } as unknown as INode;
+			const toolDescription = NodeHelpers.getToolDescriptionForNode(toolNode, node);
+			expect(toolDescription).toBe(`${operation.action} in Conversation Inbox`);
+		}
+		expect(description.usableAsTool).toBe(true);
+		expect(description.description).toMatch(/phone number/);
+	});
+
+	test('realistic placeholders and hints on limits', () => {
+		const byPath = (path: string) => {
+			const [resource, operation, ...rest] = path.split('.');
+			return findProperty(resource, operation, rest.join('.'));
+		};
+		expect(byPath('tag.removeFromContact.phoneNumber').placeholder).toBe('e.g. 5511999998888');
+		expect(byPath('tag.removeFromContact.phoneNumber').description).toMatch(/123456789012345@lid/);
+		expect(byPath('tag.removeFromContact.tagNames').hint).toBe('At most 50 tag names');
+		expect(byPath('group.getInviteUrl.groupJid').placeholder).toBe('e.g. 120363025246125486@g.us');
+		expect(byPath('automation.stopInChat.chatId').placeholder).toBe('e.g. 5511999998888@s.whatsapp.net');
+		expect(byPath('tag.create.additionalFields.color')).toMatchObject({ placeholder: '#RRGGBB', default: '#000000' });
+		expect(byPath('template.getAll.filters.search').hint).toBe('At most 255 characters');
+		for (const [path, size] of [
+			['tag.getContacts.returnAll', 100],
+			['chat.getAll.returnAll', 1000],
+			['message.getAll.returnAll', 1000],
+			['template.getAll.returnAll', 250],
+		] as const) {
+			expect(byPath(path).hint).toContain(`pages of up to ${size}`);
+		}
+		// Every phone-number field shows a real-looking number.
+		const phones = allProperties().filter((entry) => entry.property.name === 'phoneNumber');
+		expect(phones.length).toBeGreaterThanOrEqual(5);
+		for (const { property } of phones) expect(property.placeholder).toBe('e.g. 5511999998888');
+	});
+
+	test('subtitle, codex files (Communication, links to the README sections), credential icon and docs', () => {
+		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(codex.categories).toEqual(['Communication']);
+		expect(codex.resources.primaryDocumentation).toEqual([{ url: `${REPO}#operations` }]);
+		expect(codex.resources.credentialDocumentation).toEqual([{ url: `${REPO}#credentials` }]);
+		expect(triggerCodex.categories).toEqual(['Communication']);
+		expect(triggerCodex.resources.primaryDocumentation).toEqual([{ url: `${REPO}#the-trigger` }]);
+		expect(triggerCodex.resources.credentialDocumentation).toEqual([{ url: `${REPO}#credentials` }]);
+		const credential = new ConversationInboxApi();
+		expect(credential.documentationUrl).toBe(`${REPO}#credentials`);
+		expect(credential.icon).toEqual({
+			light: 'file:../nodes/ConversationInbox/conversationInbox.svg',
+			dark: 'file:../nodes/ConversationInbox/conversationInbox.dark.svg',
+		});
+	});
+});
