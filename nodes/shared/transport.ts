@@ -12,6 +12,14 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiError, isSuccessBody, networkError } from './errors';
+import type { Attempt } from './retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	describeNetworkError,
+	networkFailure,
+	statusFailure,
+	withRetry,
+} from './retry';
 
 export const CREDENTIAL_NAME = 'conversationInboxApi';
 
@@ -46,42 +54,91 @@ export interface ApiRequest {
 }
 
 /**
- * One authenticated API call for programmatic code (trigger lifecycle, list searches).
- * Returns the whole success body; any failure becomes the shared NodeApiError.
+ * Timeout of one request when the user sets none (n8n's own fallback is 5 minutes). The action
+ * node's users can change it under Settings → Request Options → Timeout.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The execution's cancel signal, where the context has one. */
+export function cancelSignalOf(context: object): AbortSignal | undefined {
+	const fn = (context as { getExecutionCancelSignal?: () => AbortSignal | undefined })
+		.getExecutionCancelSignal;
+	return typeof fn === 'function' ? fn.call(context) : undefined;
+}
+
+/** The value of a response header (names compared case-insensitively). */
+export function headerValue(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (key.toLowerCase() !== wanted) continue;
+		if (typeof value === 'string') return value;
+		if (typeof value === 'number') return String(value);
+		if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+	}
+	return undefined;
+}
+
+/**
+ * One authenticated API call for programmatic code (trigger lifecycle, list searches), with the
+ * shared retry policy (retry.ts). Returns the whole success body; any failure becomes the shared
+ * NodeApiError.
  */
 export async function inboxApiRequest(this: Context, request: ApiRequest): Promise<IDataObject> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const baseUrl = normalizeBaseUrl.call(this, credentials.baseUrl);
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: `${baseUrl}${request.path}`,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
+	const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
+	const signal = cancelSignalOf(this);
+	const send = async (): Promise<Attempt<IDataObject>> => {
+		// A fresh options object per attempt: authentication writes the token into its headers.
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${baseUrl}${request.path}`,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: DEFAULT_TIMEOUT_MS,
+		};
+		if (request.body !== undefined) options.body = request.body;
+		if (request.qs !== undefined) options.qs = { ...request.qs };
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				options,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			return {
+				ok: false,
+				error: networkError(this.getNode(), error, request.method, request.path, request.itemIndex, {
+					timeoutMs: DEFAULT_TIMEOUT_MS,
+				}),
+				failure: networkFailure(describeNetworkError(error)),
+			};
+		}
+		if (response.statusCode >= 400 || !isSuccessBody(response.body)) {
+			return {
+				ok: false,
+				error: apiError(
+					this.getNode(),
+					{
+						statusCode: response.statusCode,
+						body: response.body,
+						method: request.method,
+						path: request.path,
+						contentType: headerValue(response.headers, 'content-type'),
+						redact: token === undefined ? [] : [token],
+					},
+					request.itemIndex,
+				),
+				failure:
+					response.statusCode >= 400
+						? statusFailure(response.statusCode, headerValue(response.headers, 'retry-after'))
+						: { kind: 'final' },
+			};
+		}
+		return { ok: true, value: response.body as IDataObject };
 	};
-	if (request.body !== undefined) options.body = request.body;
-	if (request.qs !== undefined) options.qs = request.qs;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_NAME,
-			options,
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw networkError(this.getNode(), error, request.method, request.path, request.itemIndex);
-	}
-	if (response.statusCode >= 400 || !isSuccessBody(response.body)) {
-		throw apiError(
-			this.getNode(),
-			{
-				statusCode: response.statusCode,
-				body: response.body,
-				method: request.method,
-				path: request.path,
-			},
-			request.itemIndex,
-		);
-	}
-	return response.body as IDataObject;
+	return await withRetry(send, { method: request.method, policy: DEFAULT_RETRY_POLICY, signal });
 }

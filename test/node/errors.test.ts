@@ -80,13 +80,12 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		expect(error.description).toContain(`API message: "${DEFAULT_ERROR_MESSAGE}"`);
 	});
 
-	test('5xx: the API failed', async () => {
-		ctx.sandbox.addFault({ path: '/user/list', kind: 'status', status: 503 });
-		const error = await runNodeError(ctx.sandbox, {
-			parameters: { resource: 'user', operation: 'getAll', returnAll: true },
-		});
+	test('5xx: the API failed (a POST is not retried: see test/reliability/faults.test.ts)', async () => {
+		ctx.sandbox.addFault({ path: '/tag/create', kind: 'status', status: 503 });
+		const error = await runNodeError(ctx.sandbox, { parameters: createTag('Fine') });
 		expect(error.message).toBe('The API failed to process the request (HTTP 503)');
 		expect(error.httpCode).toBe('503');
+		expect(ctx.sandbox.requests).toHaveLength(1);
 	});
 
 	test('a non-JSON answer is an error, not an item', async () => {
@@ -99,11 +98,12 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 	});
 
 	test('an error on the second page fails the item: no partial list', async () => {
-		ctx.sandbox.addFault({ path: '/tag/list-contacts', kind: 'status', status: 500, skip: 1 });
+		// 400 is never retried (a 5xx on a GET is: test/reliability/faults.test.ts).
+		ctx.sandbox.addFault({ path: '/tag/list-contacts', kind: 'status', status: 400, skip: 1 });
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
 		});
-		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400)');
 		expect(ctx.sandbox.requests).toHaveLength(2);
 	});
 

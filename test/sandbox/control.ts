@@ -16,7 +16,7 @@ export const CONTROL_ENDPOINTS = [
 	'POST   /_sandbox/reset                        optional body: {contactsOnBigTag, templates, chats, messagesPerChat}',
 	'GET    /_sandbox/requests                     recorded /v2 requests',
 	'DELETE /_sandbox/requests',
-	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, status?, retryAfterSeconds?, delayMs?, skip?, times?}',
+	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?}',
 	'GET    /_sandbox/faults',
 	'DELETE /_sandbox/faults',
 	'POST   /_sandbox/latency                      {ms}',

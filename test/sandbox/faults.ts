@@ -1,7 +1,7 @@
 import { badRequest } from './errors';
 import { Fields, isPlainObject } from './validation';
 
-export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset'] as const;
+export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset', 'json'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -11,6 +11,11 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - non-json: HTTP 200 with an HTML page.
  * - success-false: HTTP 200 with `{success:false, message:'Erro ao enviar mensagem'}`.
  * - reset: destroy the connection without an answer.
+ * - json: HTTP 200 with `body` as given (e.g. a page whose cursor points elsewhere).
+ * `match` limits a fault to requests whose raw body or a query value contains that text.
+ * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is
+ * replaced by the request's Authorization header (an API that echoes the token). With
+ * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
  * Apart from 'slow', a faulted request changes no state. `skip` lets the first N matching requests
  * through; `times` (default 1, Infinity allowed) is how many are affected after that.
  */
@@ -18,9 +23,14 @@ export interface Fault {
 	method?: string;
 	/** e.g. '/v2/tag/create' ('/tag/create' is read the same); omitted = any /v2 path */
 	path?: string;
+	/** only requests whose raw body or a query value contains this text */
+	match?: string;
 	kind: FaultKind;
 	status?: number;
 	retryAfterSeconds?: number;
+	retryAfterAsDate?: boolean;
+	message?: string;
+	body?: unknown;
 	delayMs?: number;
 	skip?: number;
 	times?: number;
@@ -48,8 +58,13 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	const kind = f.enumOf('kind', FAULT_KINDS, { required: true });
 	const method = f.string('method', { min: 1, max: 10, pattern: /^[A-Za-z]+$/ })?.toUpperCase();
 	const path = f.string('path', { min: 1, max: 255 });
+	const match = f.string('match', { min: 1, max: 1000 });
 	const status = f.integer('status', { min: 400, max: 599 });
 	const retryAfterSeconds = f.integer('retryAfterSeconds', { min: 0, max: 86_400 });
+	const retryAfterAsDate = f.boolean('retryAfterAsDate');
+	const message = f.string('message', { min: 1, max: 1000 });
+	const body = rest.body;
+	if (kind === 'json' && !isPlainObject(body)) throw badRequest(`${label}.body must be an object for kind json`);
 	const delayMs = f.integer('delayMs', { min: 0, max: 600_000 });
 	const skip = f.integer('skip', { min: 0, default: 0 });
 	let times = 1;
@@ -59,8 +74,12 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 		kind,
 		...(method && { method }),
 		...(path && { path: normalizePath(path) }),
+		...(match !== undefined && { match }),
 		...(status !== undefined && { status }),
 		...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+		...(retryAfterAsDate !== undefined && { retryAfterAsDate }),
+		...(message !== undefined && { message }),
+		...(kind === 'json' && { body }),
 		...(delayMs !== undefined && { delayMs }),
 		skip,
 		times,
@@ -85,12 +104,13 @@ export class FaultInjector {
 		return this.active.map((a) => ({ ...a, fault: { ...a.fault } }));
 	}
 
-	/** The first fault that takes this request, counting it against every matching fault's skip. */
-	take(method: string, path: string): ActiveFault['fault'] | undefined {
+	/** The first fault that takes this request (`content`: its raw body and query values), counting it against every matching fault's skip. */
+	take(method: string, path: string, content = ''): ActiveFault['fault'] | undefined {
 		for (const entry of this.active) {
 			const { fault } = entry;
 			if (fault.method && fault.method !== method) continue;
 			if (fault.path && fault.path !== path) continue;
+			if (fault.match !== undefined && !content.includes(fault.match)) continue;
 			if (entry.applied >= fault.times) continue;
 			entry.seen++;
 			if (entry.seen <= fault.skip) continue;

@@ -106,6 +106,11 @@ function authError(header: string | undefined, token: string): string | null {
 	return null;
 }
 
+/** A fault's custom error text; `{authorization}` becomes the request's Authorization header. */
+function faultMessage(fault: Fault, req: IncomingMessage): string | undefined {
+	return fault.message?.split('{authorization}').join(req.headers.authorization ?? '');
+}
+
 function checkMs(name: string, value: number): number {
 	if (!Number.isFinite(value) || value < 0) throw badRequest(`${name} must be a number >= 0`);
 	return value;
@@ -259,7 +264,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		record.body = parsed === undefined ? undefined : parsed.ok ? parsed.value : raw;
 
 		await this.requestTimers.sleep(this.latencyMs);
-		const fault = this.faults.take(method, path);
+		const fault = this.faults.take(method, path, `${[...params.values()].join('\n')}\n${raw}`);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault) return this.applyFault(fault, req, res, record);
 
@@ -290,10 +295,15 @@ class SandboxServer implements Sandbox, ControlTarget {
 			case 'status': {
 				const status = fault.status ?? 500;
 				const retryAfter = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+				const retryAfterValue = retryAfter === undefined ? undefined : fault.retryAfterAsDate ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
 				record.status = status;
-				sendJson(res, status, errorBody(status === 429 ? 'Too many requests, retry later' : DEFAULT_ERROR_MESSAGE), retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+				sendJson(res, status, errorBody(faultMessage(fault, req) ?? (status === 429 ? 'Too many requests, retry later' : DEFAULT_ERROR_MESSAGE)), retryAfterValue === undefined ? {} : { 'retry-after': retryAfterValue });
 				return;
 			}
+			case 'json':
+				record.status = 200;
+				sendJson(res, 200, fault.body);
+				return;
 			case 'non-json':
 				record.status = 200;
 				res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -301,7 +311,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 				return;
 			case 'success-false':
 				record.status = 200;
-				sendJson(res, 200, errorBody(DEFAULT_ERROR_MESSAGE));
+				sendJson(res, 200, errorBody(faultMessage(fault, req) ?? DEFAULT_ERROR_MESSAGE));
 				return;
 			default:
 				record.status = 0;

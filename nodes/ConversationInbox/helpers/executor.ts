@@ -9,6 +9,21 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, isSuccessBody, networkError } from '../../shared/errors';
+import type { Attempt, RetryGate } from '../../shared/retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	describeNetworkError,
+	networkFailure,
+	newRetryGate,
+	statusFailure,
+	withRetry,
+} from '../../shared/retry';
+import {
+	cancelSignalOf,
+	CREDENTIAL_NAME,
+	DEFAULT_TIMEOUT_MS,
+	headerValue,
+} from '../../shared/transport';
 import type { Unwrap } from './output';
 import type { ListSpec, SendPage } from './pagination';
 import { collect } from './pagination';
@@ -18,8 +33,9 @@ import { asNodeError, takeParkedFailure } from './failures';
  * THE executor: every request of the node goes through here, as the operation's custom
  * `pagination` function (RoutingNode calls it for every item, after the preSend step, because every
  * operation sets `send.paginate: true`). Single requests and all list strategies share this one place
- * where the HTTP status and `success: false` are checked, output is unwrapped, items are paired to
- * their input item and continueOnFail is honoured. (Retries belong here too.)
+ * where the HTTP status and `success: false` are checked, failed sends are retried by the shared
+ * policy (shared/retry.ts), output is unwrapped, items are paired to their input item and
+ * continueOnFail is honoured.
  */
 
 export type OperationOutput =
@@ -28,57 +44,120 @@ export type OperationOutput =
 
 const RESPONSE_KEY = '__conversationInboxResponse';
 
+/** Where users change the timeout: n8n adds "Request Options" to every declarative node. */
+const TIMEOUT_SETTING = 'Timeout under the node\'s Settings → Request Options';
+
+interface CapturedResponse {
+	statusCode: number;
+	body: unknown;
+	retryAfter?: string;
+	contentType?: string;
+}
+
 /**
- * postReceive of every operation: hands the full response (status and body) to the executor,
- * because with `ignoreHttpStatusErrors` the status is ours to check.
+ * postReceive of every operation: hands the full response (status, body and the headers the
+ * executor reads) to the executor, because with `ignoreHttpStatusErrors` the status is ours to check.
  */
 export async function captureResponse(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	return [
-		{
-			json: {
-				[RESPONSE_KEY]: {
-					statusCode: response.statusCode,
-					body: response.body as IDataObject,
-				},
-			},
-		},
-	];
+	const captured: CapturedResponse = {
+		statusCode: response.statusCode,
+		body: response.body,
+		retryAfter: headerValue(response.headers, 'retry-after'),
+		contentType: headerValue(response.headers, 'content-type'),
+	};
+	return [{ json: { [RESPONSE_KEY]: captured as unknown as IDataObject } }];
 }
 
-/** One request; returns the success body or throws the shared NodeApiError. */
+/**
+ * The timeout of each request: the user's Settings → Request Options → Timeout when set (RoutingNode
+ * has already copied it into the request), else DEFAULT_TIMEOUT_MS instead of n8n's 5-minute fallback.
+ */
+function timeoutOf(fn: IExecuteSingleFunctions): number {
+	const requestOptions = fn.getNodeParameter('requestOptions', {}) as IDataObject | undefined;
+	const configured = Number(requestOptions?.timeout);
+	return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_MS;
+}
+
+/** The API token, to redact it from any text of the API quoted in an error. */
+async function tokenOf(fn: IExecuteSingleFunctions): Promise<string[]> {
+	try {
+		const credentials = await fn.getCredentials(CREDENTIAL_NAME);
+		return typeof credentials?.apiToken === 'string' ? [credentials.apiToken] : [];
+	} catch {
+		return [];
+	}
+}
+
+/** One request (retried as the policy says); returns the success body or throws the NodeApiError. */
 async function sendOne(
 	fn: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	query: IDataObject,
 	itemIndex: number,
+	gate: RetryGate,
 ): Promise<IDataObject> {
-	const options = {
-		...requestData.options,
-		qs: { ...(requestData.options.qs ?? {}), ...query },
+	const method = String(requestData.options.method ?? 'GET').toUpperCase();
+	const path = String(requestData.options.url ?? '');
+	const timeoutMs = timeoutOf(fn);
+	const attempt = async (): Promise<Attempt<IDataObject>> => {
+		// Fresh options (and headers) for every attempt: authentication writes the token into the
+		// headers, and a retry must send exactly the same query (offset, cursor) again.
+		const options = {
+			...requestData.options,
+			headers: { ...(requestData.options.headers ?? {}) },
+			qs: { ...(requestData.options.qs ?? {}), ...query },
+			timeout: timeoutMs,
+		};
+		let items: INodeExecutionData[];
+		try {
+			items = await fn.makeRoutingRequest({ ...requestData, options });
+		} catch (error) {
+			// No HTTP answer. Built from the error code only: the original error holds the request,
+			// and the request holds the token.
+			return {
+				ok: false,
+				error: networkError(fn.getNode(), error, method, path, itemIndex, {
+					timeoutMs,
+					timeoutSetting: TIMEOUT_SETTING,
+				}),
+				failure: networkFailure(describeNetworkError(error)),
+			};
+		}
+		const response = items[0]?.json?.[RESPONSE_KEY] as CapturedResponse | undefined;
+		const statusCode = response?.statusCode ?? 0;
+		const body = response?.body;
+		if (statusCode >= 400 || !isSuccessBody(body)) {
+			const error = apiError(
+				fn.getNode(),
+				{
+					statusCode,
+					body,
+					method,
+					path,
+					contentType: response?.contentType,
+					redact: await tokenOf(fn),
+				},
+				itemIndex,
+			);
+			return {
+				ok: false,
+				error,
+				failure:
+					statusCode >= 400 ? statusFailure(statusCode, response?.retryAfter) : { kind: 'final' },
+			};
+		}
+		return { ok: true, value: body };
 	};
-	const method = String(options.method ?? 'GET').toUpperCase();
-	const path = String(options.url ?? '');
-	let items: INodeExecutionData[];
-	try {
-		items = await fn.makeRoutingRequest({ ...requestData, options });
-	} catch (error) {
-		// No HTTP answer. Built from the error code only: the original error holds the request,
-		// and the request holds the token.
-		throw networkError(fn.getNode(), error, method, path, itemIndex);
-	}
-	const response = items[0]?.json?.[RESPONSE_KEY] as
-		| { statusCode: number; body: unknown }
-		| undefined;
-	const statusCode = response?.statusCode ?? 0;
-	const body = response?.body;
-	if (statusCode >= 400 || !isSuccessBody(body)) {
-		throw apiError(fn.getNode(), { statusCode, body, method, path }, itemIndex);
-	}
-	return body;
+	return await withRetry(attempt, {
+		method,
+		policy: DEFAULT_RETRY_POLICY,
+		gate,
+		signal: cancelSignalOf(fn),
+	});
 }
 
 /** `undefined` when Return All is on. */
@@ -109,7 +188,10 @@ export function executor(output: OperationOutput) {
 		try {
 			const parked = takeParkedFailure(requestData.options);
 			if (parked) throw parked;
-			const send: SendPage = async (query) => await sendOne(this, requestData, query, itemIndex);
+			// One gate per item: its pages share the 429 backoff (pages are fetched one by one).
+			const gate = newRetryGate();
+			const send: SendPage = async (query) =>
+				await sendOne(this, requestData, query, itemIndex, gate);
 			const results =
 				output.kind === 'single'
 					? output.unwrap(await send({}), requestData.options)

@@ -12,6 +12,11 @@ import { listAt, valueAt } from './output';
  *
  * With a limit, exactly `limit` elements come back and no page is fetched that is not needed:
  * the last page asks only for the elements still missing.
+ *
+ * Pages are fetched one after the other through the executor's `send`, which retries a page (429,
+ * or a 5xx/timeout/connection failure of a GET) with the very same offset or cursor: a retried page
+ * is neither skipped nor counted twice. A response only ever supplies a cursor VALUE (`after`), sent
+ * as a query parameter to the credential's host: it can never redirect the walk to another URL.
  */
 
 /** Sends one page: the query values given override the prepared request's. Returns the body. */

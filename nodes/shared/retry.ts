@@ -1,0 +1,270 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * THE retry policy of every API call of this package (the action node's executor and
+ * `inboxApiRequest`, used by the trigger and the list searches). Written once, here.
+ *
+ * - 429 Too Many Requests, for EVERY method: the API refused the request without processing it, so
+ *   sending it again cannot do anything twice. The wait is the answer's `Retry-After` (seconds or an
+ *   HTTP date) when it has one, else the backoff below. A `Retry-After` longer than
+ *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
+ *   asked to wait.
+ * - 5xx answers, timeouts and connection failures (reset, refused, unreachable, DNS retry): retried
+ *   for GET only. A POST that failed this way may have been carried out (a tag created, a webhook
+ *   registered) before the failure, so it is NEVER sent twice; its error says so.
+ * - Everything else fails at once: 4xx other than 429, `success: false`, an answer that is not
+ *   JSON, an unknown host, certificate errors, a cancelled execution.
+ * - At most `maxAttempts` (3) sends per request, the first included. Backoff before retry n:
+ *   `baseDelayMs` × 2^(n-1) (1 s, 2 s, …) ±25 % jitter, never more than `maxDelayMs` (8 s).
+ * - Waits use n8n-workflow's `sleep` and end early when the execution is cancelled.
+ *
+ * One request's pages are fetched one after the other, and each page is retried on its own with the
+ * same query (offset or cursor), so a retried page is neither lost nor repeated.
+ *
+ * Shared backoff: every send first waits until `gate.notBefore`, and a 429 pushes that time
+ * forward. Today each request gets a gate of its own; requests running concurrently (e.g. parallel
+ * page fetches) can share one by passing the same `RetryGate`, so that one 429 holds them all back.
+ *
+ * Tests keep these defaults and shorten only the backoff by substituting this module's
+ * `DEFAULT_RETRY_POLICY` (jest.mock); nothing in the node's parameters can change the policy.
+ */
+
+export interface RetryPolicy {
+	/** sends per request, the first included */
+	maxAttempts: number;
+	/** backoff before the first retry; doubled for each further retry */
+	baseDelayMs: number;
+	/** longest backoff */
+	maxDelayMs: number;
+	/** longest Retry-After the node waits for; a longer one fails the call at once */
+	maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+	maxAttempts: 3,
+	baseDelayMs: 1000,
+	maxDelayMs: 8000,
+	maxRetryAfterMs: 60_000,
+});
+
+/** "Do not send before" time (epoch ms), shared by every request given the same gate. */
+export interface RetryGate {
+	notBefore: number;
+}
+
+export function newRetryGate(): RetryGate {
+	return { notBefore: 0 };
+}
+
+/** Why a send failed, as far as retrying is concerned. */
+export type Failure =
+	/** 429: not processed */
+	| { kind: 'rateLimited'; retryAfter?: unknown }
+	/** 5xx, or no answer (timeout, reset, refused …): the request may have been processed */
+	| { kind: 'transient'; reason: string }
+	/** anything else: retrying would give the same answer */
+	| { kind: 'final' };
+
+/** Outcome of one send: a value, or the error to surface and what kind of failure it was. */
+export type Attempt<T> = { ok: true; value: T } | { ok: false; error: Error; failure: Failure };
+
+/** Time and randomness, injectable for unit tests. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+	random(): number;
+}
+
+const realClock: Clock = {
+	now: () => Date.now(),
+	sleep: async (ms, signal) => await sleep(ms, signal),
+	random: () => Math.random(),
+};
+
+export interface RetryOptions {
+	/** HTTP method of the request: only GET is retried after an ambiguous failure */
+	method: string;
+	policy?: Readonly<RetryPolicy>;
+	/** shared "not before" time; a fresh one when not given */
+	gate?: RetryGate;
+	/** the execution's cancel signal: waits end, nothing more is sent */
+	signal?: AbortSignal;
+	clock?: Clock;
+}
+
+/** Methods that can be sent again after an ambiguous failure without doing anything twice. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Network error codes worth another try (the connection, not the request, failed). */
+const TRANSIENT_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
+
+const TIMEOUT_CODES = new Set([
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** What a failed call without an HTTP answer was; read from the error's code, never its request. */
+export interface NetworkProblem {
+	/** e.g. ECONNREFUSED; undefined when the error carries none */
+	code?: string;
+	timedOut: boolean;
+	/** the execution was cancelled */
+	cancelled: boolean;
+}
+
+/** The code of an HTTP client error (n8n wraps axios' error: the code sits on its cause). */
+export function describeNetworkError(error: unknown): NetworkProblem {
+	const candidates = [error, (error as { cause?: unknown })?.cause];
+	let code: string | undefined;
+	let message = '';
+	for (const candidate of candidates) {
+		if (!candidate || typeof candidate !== 'object') continue;
+		const value = (candidate as { code?: unknown }).code;
+		if (code === undefined && typeof value === 'string' && value !== '') code = value;
+		const text = (candidate as { message?: unknown }).message;
+		if (typeof text === 'string') message += ` ${text}`;
+	}
+	const timedOut =
+		(code !== undefined && TIMEOUT_CODES.has(code)) ||
+		(code === 'ECONNABORTED' && /timeout/i.test(message));
+	const cancelled =
+		code === 'ERR_CANCELED' || (error as { name?: unknown })?.name === 'AbortError';
+	return { code, timedOut, cancelled };
+}
+
+/** The retry class of an HTTP answer that is an error. */
+export function statusFailure(statusCode: number, retryAfter?: unknown): Failure {
+	if (statusCode === 429) return { kind: 'rateLimited', retryAfter };
+	if (statusCode >= 500 && statusCode <= 599) return { kind: 'transient', reason: `HTTP ${statusCode}` };
+	return { kind: 'final' };
+}
+
+/** The retry class of a call that got no HTTP answer. */
+export function networkFailure(problem: NetworkProblem): Failure {
+	if (problem.cancelled) return { kind: 'final' };
+	if (problem.timedOut) return { kind: 'transient', reason: 'timeout' };
+	if (problem.code !== undefined && TRANSIENT_CODES.has(problem.code)) {
+		return { kind: 'transient', reason: problem.code };
+	}
+	return { kind: 'final' };
+}
+
+/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date; undefined if unusable. */
+export function parseRetryAfter(value: unknown, now: number): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) return raw * 1000;
+	if (typeof raw !== 'string') return undefined;
+	const text = raw.trim();
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	// An HTTP date has a weekday or month name; a bare number of another form is not one.
+	if (!/[a-z]/i.test(text)) return undefined;
+	const at = Date.parse(text);
+	if (!Number.isFinite(at)) return undefined;
+	return Math.max(0, at - now);
+}
+
+/** Backoff before retry number `retry` (1 = the first retry). */
+export function backoffDelay(retry: number, policy: Readonly<RetryPolicy>, random: number): number {
+	const exponential = policy.baseDelayMs * 2 ** Math.max(0, retry - 1);
+	const jittered = exponential * (0.75 + 0.5 * random);
+	return Math.round(Math.min(policy.maxDelayMs, jittered));
+}
+
+export type Decision =
+	| { retry: true; delayMs: number; rateLimited: boolean }
+	| { retry: false; note?: string };
+
+const seconds = (ms: number): string => {
+	const s = ms / 1000;
+	return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
+};
+
+/** Whether to send again after `attempts` sends ended in `failure`, and after how long. */
+export function decide(
+	failure: Failure,
+	method: string,
+	attempts: number,
+	policy: Readonly<RetryPolicy>,
+	clock: Pick<Clock, 'now' | 'random'> = realClock,
+): Decision {
+	if (failure.kind === 'final') return { retry: false };
+	if (failure.kind === 'transient' && !SAFE_METHODS.has(method.toUpperCase())) {
+		return {
+			retry: false,
+			note: `Not retried: the API may have carried out this ${method.toUpperCase()} before failing (${failure.reason}), and sending it again could do it twice. Check the result on the platform before running it again.`,
+		};
+	}
+	let delayMs: number;
+	if (failure.kind === 'rateLimited') {
+		const asked = parseRetryAfter(failure.retryAfter, clock.now());
+		if (asked !== undefined && asked > policy.maxRetryAfterMs) {
+			return {
+				retry: false,
+				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again later.`,
+			};
+		}
+		delayMs = asked ?? backoffDelay(attempts, policy, clock.random());
+	} else {
+		delayMs = backoffDelay(attempts, policy, clock.random());
+	}
+	if (attempts >= policy.maxAttempts) {
+		return { retry: false, note: `Gave up after ${attempts} attempts.` };
+	}
+	return { retry: true, delayMs, rateLimited: failure.kind === 'rateLimited' };
+}
+
+/** Adds a sentence to the error's description (NodeApiError and NodeOperationError have one). */
+function annotate(error: Error, note: string | undefined): Error {
+	if (!note) return error;
+	const holder = error as Error & { description?: string | null };
+	holder.description = holder.description ? `${holder.description} ${note}` : note;
+	return error;
+}
+
+/**
+ * Runs `send` until it succeeds or the policy says stop; returns its value or throws the error of
+ * the last attempt, annotated with why it was not (or no longer) retried.
+ */
+export async function withRetry<T>(
+	send: (attempt: number) => Promise<Attempt<T>>,
+	options: RetryOptions,
+): Promise<T> {
+	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+	const clock = options.clock ?? realClock;
+	const gate = options.gate ?? newRetryGate();
+	for (let attempt = 1; ; attempt++) {
+		const wait = gate.notBefore - clock.now();
+		if (wait > 0) await clock.sleep(wait, options.signal);
+		const outcome = await send(attempt);
+		if (outcome.ok) return outcome.value;
+		const decision: Decision = options.signal?.aborted
+			? { retry: false }
+			: decide(outcome.failure, options.method, attempt, policy, clock);
+		if (!decision.retry) {
+			throw annotate(outcome.error, decision.note ?? (attempt > 1 ? `Sent ${attempt} times.` : undefined));
+		}
+		if (decision.rateLimited) {
+			gate.notBefore = Math.max(gate.notBefore, clock.now() + decision.delayMs);
+		} else if (decision.delayMs > 0) {
+			await clock.sleep(decision.delayMs, options.signal);
+		}
+	}
+}

@@ -1,0 +1,603 @@
+/**
+ * Faults injected by the sandbox (429 with Retry-After, 500/502/503, a response slower than the
+ * timeout, a non-JSON body, success:false under 200, a reset) and a closed port, through n8n-core's
+ * real RoutingNode over real HTTP. Retries are counted in the sandbox's request log; "no duplicate"
+ * is proven on the sandbox's state. The retry code, the attempt count and Retry-After are real;
+ * only the exponential backoff is shortened (fast-retry.ts).
+ */
+jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
+
+import { randomUUID } from 'node:crypto';
+
+import { LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import type { Failure, RetryPolicy } from '../../nodes/shared/retry';
+import * as retry from '../../nodes/shared/retry';
+import { DEFAULT_TIMEOUT_MS } from '../../nodes/shared/transport';
+import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
+import { useSandbox } from '../helpers/node-runner';
+import { TRIGGER_TYPE, TriggerInstance } from '../helpers/trigger-harness';
+import type { Fault, RecordedRequest, Sandbox } from '../sandbox';
+import { DEMO } from '../sandbox';
+import { triggerParameters, webhooksFor } from '../trigger/setup';
+import { closedPort, itemIndexOf, run, runError, sleepMs } from './helpers';
+
+const ctx = useSandbox();
+
+const WHATSAPP = DEMO.integrations.whatsapp.id;
+const OFFICIAL = DEMO.integrations.official.id;
+/** Settings → Request Options → Timeout in these tests, and how slow a "slow" answer is. */
+const TIMEOUT_MS = 150;
+const SLOW_MS = 300;
+
+const createTag = (name: string): INodeParameters => ({ resource: 'tag', operation: 'create', name });
+const createWebhook = (url: string): INodeParameters => ({
+	resource: 'webhook',
+	operation: 'create',
+	integrationId: WHATSAPP,
+	url,
+	type: 'MESSAGE_RECEIVED',
+	method: 'POST',
+});
+const createBot = (name: string): INodeParameters => ({
+	resource: 'botIntegration',
+	operation: 'create',
+	name,
+	url: 'https://bots.example.com/api/v1/bots/retry-check',
+});
+const listIntegrations: INodeParameters = { resource: 'integration', operation: 'getAll', returnAll: true };
+const listUsers: INodeParameters = { resource: 'user', operation: 'getAll', returnAll: true };
+
+const calls = (sandbox: Sandbox, path: string): RecordedRequest[] =>
+	sandbox.requests.filter((request) => request.path === `/v2${path}`);
+const tagsNamed = (sandbox: Sandbox, name: string): number =>
+	[...sandbox.state.tags.values()].filter((tag) => tag.name === name).length;
+const webhooksTo = (sandbox: Sandbox, url: string): number =>
+	[...sandbox.state.webhooks.values()].filter((webhook) => webhook.url === url).length;
+const botsNamed = (sandbox: Sandbox, name: string): number =>
+	[...sandbox.state.bots.values()].filter((bot) => bot.name === name).length;
+const integrationIds = (sandbox: Sandbox): string[] => [...sandbox.state.integrations.keys()].sort();
+const idsOf = (items: INodeExecutionData[]): string[] => items.map((item) => String(item.json.id)).sort();
+
+/** The POST operations whose duplicates the sandbox can count: [label, parameters, count]. */
+const CREATES: Array<[string, (key: string) => INodeParameters, (sandbox: Sandbox, key: string) => number]> = [
+	['tag', (key) => createTag(key), tagsNamed],
+	['webhook', (key) => createWebhook(`https://example.com/hooks/${key}`), (s, key) => webhooksTo(s, `https://example.com/hooks/${key}`)],
+	['bot', (key) => createBot(key), botsNamed],
+];
+const CREATE_PATHS: Record<string, string> = {
+	tag: '/tag/create',
+	webhook: '/integration/webhook/create',
+	bot: '/automation/integration-bot/create',
+};
+
+describe('the policy as shipped (pure functions, fake clock)', () => {
+	const real = (retry as unknown as { REAL_DEFAULT_RETRY_POLICY: RetryPolicy }).REAL_DEFAULT_RETRY_POLICY;
+	const fixedClock = { now: () => 1_000_000, random: () => 0.5 };
+
+	test('real defaults: 3 attempts, backoff 1 s doubling up to 8 s, Retry-After honoured up to 60 s, 30 s timeout', () => {
+		expect(real).toEqual({ maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 60_000 });
+		expect(Object.isFrozen(real)).toBe(true);
+		expect([1, 2, 3, 4, 5].map((n) => retry.backoffDelay(n, real, 0.5))).toEqual([1000, 2000, 4000, 8000, 8000]);
+		// ±25 % jitter, still capped
+		expect(retry.backoffDelay(1, real, 0)).toBe(750);
+		expect(retry.backoffDelay(1, real, 1)).toBe(1250);
+		expect(retry.backoffDelay(4, real, 1)).toBe(8000);
+		expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+	});
+
+	test('Retry-After: delta-seconds, HTTP date, past date, garbage', () => {
+		const now = Date.parse('2026-01-01T00:00:00Z');
+		expect(retry.parseRetryAfter('2', now)).toBe(2000);
+		expect(retry.parseRetryAfter(' 0 ', now)).toBe(0);
+		expect(retry.parseRetryAfter(['5', '9'], now)).toBe(5000);
+		expect(retry.parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+		expect(retry.parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+		expect(retry.parseRetryAfter('soon', now)).toBeUndefined();
+		expect(retry.parseRetryAfter('-3', now)).toBeUndefined();
+		expect(retry.parseRetryAfter('1.5', now)).toBeUndefined();
+		expect(retry.parseRetryAfter(undefined, now)).toBeUndefined();
+	});
+
+	const failures: Array<[string, Failure]> = [
+		['429', retry.statusFailure(429, '0')],
+		['500', retry.statusFailure(500)],
+		['502', retry.statusFailure(502)],
+		['503', retry.statusFailure(503)],
+		['timeout', retry.networkFailure({ code: 'ECONNABORTED', timedOut: true, cancelled: false })],
+		['reset', retry.networkFailure({ code: 'ECONNRESET', timedOut: false, cancelled: false })],
+		['refused', retry.networkFailure({ code: 'ECONNREFUSED', timedOut: false, cancelled: false })],
+		['400', retry.statusFailure(400)],
+		['404', retry.statusFailure(404)],
+		['409', retry.statusFailure(409)],
+		['unknown host', retry.networkFailure({ code: 'ENOTFOUND', timedOut: false, cancelled: false })],
+		['cancelled', retry.networkFailure({ code: 'ERR_CANCELED', timedOut: false, cancelled: true })],
+	];
+	const expected: Record<string, { GET: boolean; POST: boolean }> = {
+		'429': { GET: true, POST: true },
+		'500': { GET: true, POST: false },
+		'502': { GET: true, POST: false },
+		'503': { GET: true, POST: false },
+		timeout: { GET: true, POST: false },
+		reset: { GET: true, POST: false },
+		refused: { GET: true, POST: false },
+		'400': { GET: false, POST: false },
+		'404': { GET: false, POST: false },
+		'409': { GET: false, POST: false },
+		'unknown host': { GET: false, POST: false },
+		cancelled: { GET: false, POST: false },
+	};
+
+	test.each(failures)('%s: retried for GET / POST exactly as the policy says; never past the last attempt', (name, failure) => {
+		for (const method of ['GET', 'POST'] as const) {
+			expect({ name, method, retry: retry.decide(failure, method, 1, real, fixedClock).retry }).toEqual({
+				name,
+				method,
+				retry: expected[name][method],
+			});
+			expect(retry.decide(failure, method, real.maxAttempts, real, fixedClock).retry).toBe(false);
+		}
+	});
+
+	test('a Retry-After over the cap fails at once and says how long the API asked to wait', () => {
+		const decision = retry.decide(retry.statusFailure(429, '120'), 'GET', 1, real, fixedClock);
+		expect(decision).toEqual({ retry: false, note: expect.stringContaining('asked to wait 120 s') });
+		expect(retry.decide(retry.statusFailure(429, '60'), 'GET', 1, real, fixedClock)).toEqual({
+			retry: true,
+			delayMs: 60_000,
+			rateLimited: true,
+		});
+	});
+
+	test('withRetry: a 429 moves the shared gate; a second request given the same gate waits for it too', async () => {
+		let now = 0;
+		const slept: number[] = [];
+		const clock = {
+			now: () => now,
+			random: () => 0.5,
+			sleep: async (ms: number) => {
+				slept.push(ms);
+				now += ms;
+			},
+		};
+		const gate = retry.newRetryGate();
+		const answers: Array<retry.Attempt<string>> = [
+			{ ok: false, error: new Error('429'), failure: retry.statusFailure(429, '5') },
+			{ ok: true, value: 'first' },
+		];
+		const first = await retry.withRetry(async () => answers.shift()!, { method: 'POST', policy: real, gate, clock });
+		expect(first).toBe('first');
+		expect(slept).toEqual([5000]);
+		expect(gate.notBefore).toBe(5000);
+
+		// A concurrent request that shares the gate (e.g. a parallel page fetch) waits until notBefore.
+		gate.notBefore = now + 3000;
+		const second = await retry.withRetry(async () => ({ ok: true as const, value: 'second' }), { method: 'GET', policy: real, gate, clock });
+		expect(second).toBe('second');
+		expect(slept).toEqual([5000, 3000]);
+	});
+
+	test('withRetry: GET 503 three times → backoff 1 s, 2 s, then the last error, annotated', async () => {
+		const slept: number[] = [];
+		const clock = { now: () => 0, random: () => 0.5, sleep: async (ms: number) => void slept.push(ms) };
+		let sends = 0;
+		const error = new Error('503') as Error & { description?: string };
+		error.description = 'The API failed.';
+		await expect(
+			retry.withRetry(async () => {
+				sends++;
+				return { ok: false, error, failure: retry.statusFailure(503) };
+			}, { method: 'GET', policy: real, clock }),
+		).rejects.toBe(error);
+		expect(sends).toBe(3);
+		expect(slept).toEqual([1000, 2000]);
+		expect(error.description).toBe('The API failed. Gave up after 3 attempts.');
+	});
+});
+
+describe('429 Too Many Requests: retried for every method, honouring Retry-After', () => {
+	test.each(CREATES)('POST %s: two 429s, then created exactly once', async (_label, parameters, count) => {
+		const key = `rl-${randomUUID().slice(0, 8)}`;
+		const path = CREATE_PATHS[_label];
+		ctx.sandbox.addFault({ path, kind: 'status', status: 429, retryAfterSeconds: 0, times: 2 });
+		const out = await run(ctx.sandbox, { parameters: parameters(key) });
+		expect(out).toHaveLength(1);
+		expect(out[0].error).toBeUndefined();
+		expect(calls(ctx.sandbox, path).map((r) => r.status)).toEqual([429, 429, 200]);
+		expect(count(ctx.sandbox, key)).toBe(1);
+	});
+
+	test('Retry-After in seconds is waited for (1 s between the 429 and the retry)', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status: 429, retryAfterSeconds: 1 });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		const [first, second] = calls(ctx.sandbox, '/integration/list');
+		expect([first.status, second.status]).toEqual([429, 200]);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+	});
+
+	test('Retry-After as an HTTP date is waited for too (not retried before that date)', async () => {
+		ctx.sandbox.addFault({ path: '/user/list', kind: 'status', status: 429, retryAfterSeconds: 1, retryAfterAsDate: true });
+		const out = await run(ctx.sandbox, { parameters: listUsers });
+		expect(out).toHaveLength(ctx.sandbox.state.users.length);
+		const [first, second] = calls(ctx.sandbox, '/user/list');
+		expect([first.status, second.status]).toEqual([429, 200]);
+		// The sandbox answered "Retry-After: <now + 1 s, whole seconds>"; the retry came after that date.
+		const notBefore = Math.floor((first.at + 1000) / 1000) * 1000;
+		expect(second.at).toBeGreaterThanOrEqual(notBefore - 5);
+		expect(second.at - first.at).toBeLessThan(1600);
+	});
+
+	test('429 on every attempt: 3 sends, then our error (not n8n\'s batching override), nothing created', async () => {
+		const url = 'https://example.com/hooks/always-429';
+		ctx.sandbox.addFault({ path: '/integration/webhook/create', kind: 'status', status: 429, retryAfterSeconds: 0, times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: createWebhook(url) });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API is receiving too many requests (HTTP 429)');
+		expect(error.httpCode).toBe('429');
+		expect(String(error.description)).toContain('API message: "Too many requests, retry later"');
+		expect(String(error.description)).toContain('Gave up after 3 attempts.');
+		expect(calls(ctx.sandbox, '/integration/webhook/create')).toHaveLength(3);
+		expect(webhooksTo(ctx.sandbox, url)).toBe(0);
+	});
+
+	test('a Retry-After longer than 60 s is not waited for: one send, the error says how long', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status: 429, retryAfterSeconds: 120 });
+		const started = Date.now();
+		const error = await runError(ctx.sandbox, { parameters: listIntegrations });
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(error.message).toBe('The API is receiving too many requests (HTTP 429)');
+		expect(String(error.description)).toContain('The API asked to wait 120 s before trying again');
+		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(1);
+	});
+});
+
+describe('5xx: a GET is retried with backoff, a POST never (it may have been carried out)', () => {
+	test.each([500, 502, 503])('GET, one %i: retried once, the list is complete', async (status) => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		expect(calls(ctx.sandbox, '/integration/list').map((r) => r.status)).toEqual([status, 200]);
+	});
+
+	test.each([500, 502, 503])('GET, %i every time: exactly 3 sends, then the error', async (status) => {
+		ctx.sandbox.addFault({ path: '/user/list', kind: 'status', status, times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: listUsers });
+		expect(error.message).toBe(`The API failed to process the request (HTTP ${status})`);
+		expect(String(error.description)).toContain('Gave up after 3 attempts.');
+		expect(calls(ctx.sandbox, '/user/list')).toHaveLength(3);
+	});
+
+	const postCases = CREATES.flatMap(([label, parameters, count]) =>
+		[500, 502, 503].map((status) => [label, status, parameters, count] as const),
+	);
+	test.each(postCases)('POST %s, %i: one send, no retry, nothing duplicated', async (label, status, parameters, count) => {
+		const key = `e5-${randomUUID().slice(0, 8)}`;
+		const path = CREATE_PATHS[label];
+		ctx.sandbox.addFault({ path, kind: 'status', status, times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: parameters(key) });
+		expect(error.message).toBe(`The API failed to process the request (HTTP ${status})`);
+		expect(String(error.description)).toContain('Not retried: the API may have carried out this POST');
+		expect(calls(ctx.sandbox, path)).toHaveLength(1);
+		expect(count(ctx.sandbox, key)).toBe(0);
+	});
+});
+
+describe('a response slower than the timeout (Settings → Request Options → Timeout)', () => {
+	test('GET, slow once: timed out, retried, the list is complete', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'slow', delayMs: SLOW_MS });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations, timeoutMs: TIMEOUT_MS });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(2);
+	});
+
+	test('GET, slow every time: 3 sends, then a clear timeout error naming the limit and the setting', async () => {
+		ctx.sandbox.addFault({ path: '/user/list', kind: 'slow', delayMs: SLOW_MS, times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: listUsers, timeoutMs: TIMEOUT_MS });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(`The API did not answer within ${TIMEOUT_MS} ms (timeout)`);
+		expect(String(error.description)).toContain('raise Timeout under the node\'s Settings → Request Options');
+		expect(String(error.description)).toContain('Gave up after 3 attempts.');
+		expect(calls(ctx.sandbox, '/user/list')).toHaveLength(3);
+	});
+
+	test('POST tag, webhook and bot, slow: one send each, no retry; the API finished each once, so exactly one of each exists', async () => {
+		const keys = CREATES.map(() => `to-${randomUUID().slice(0, 8)}`);
+		for (const [label] of CREATES) ctx.sandbox.addFault({ path: CREATE_PATHS[label], kind: 'slow', delayMs: SLOW_MS, times: Infinity });
+		const errors = await Promise.all(
+			CREATES.map(async ([, parameters], index) => await runError(ctx.sandbox, { parameters: parameters(keys[index]), timeoutMs: TIMEOUT_MS })),
+		);
+		for (const error of errors) {
+			expect(error.message).toBe(`The API did not answer within ${TIMEOUT_MS} ms (timeout)`);
+			expect(String(error.description)).toContain('Not retried: the API may have carried out this POST before failing (timeout)');
+		}
+		await sleepMs(SLOW_MS + 100);
+		expect(CREATES.map(([label]) => calls(ctx.sandbox, CREATE_PATHS[label]).length)).toEqual([1, 1, 1]);
+		expect(CREATES.map(([, , count], index) => count(ctx.sandbox, keys[index]))).toEqual([1, 1, 1]);
+	});
+
+	test('without a Timeout setting the default (30 s) applies, not a tiny one: a slow answer arrives', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'slow', delayMs: SLOW_MS });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(1);
+	});
+});
+
+describe('answers that retrying would not change: one send, a clear error', () => {
+	test.each([
+		['GET', listIntegrations, '/integration/list'],
+		['POST', createTag('NotJson'), '/tag/create'],
+	] as const)('non-JSON body under 200 (%s)', async (_method, parameters, path) => {
+		ctx.sandbox.addFault({ path, kind: 'non-json', times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API answered with something other than JSON (HTTP 200)');
+		expect(String(error.description)).toContain('The answer was not JSON (text/html)');
+		expect(calls(ctx.sandbox, path)).toHaveLength(1);
+		expect(tagsNamed(ctx.sandbox, 'NotJson')).toBe(0);
+	});
+
+	test.each([
+		['GET', listIntegrations, '/integration/list'],
+		['POST', createTag('SuccessFalse'), '/tag/create'],
+	] as const)('success:false under 200 (%s)', async (_method, parameters, path) => {
+		ctx.sandbox.addFault({ path, kind: 'success-false', times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters });
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200)');
+		expect(String(error.description)).toContain('API message: "Erro ao enviar mensagem"');
+		expect(calls(ctx.sandbox, path)).toHaveLength(1);
+	});
+
+	test('4xx: 409 on a duplicate tag name, 404 on an unknown ID, 400 on a GET: one send each', async () => {
+		expect((await runError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) })).httpCode).toBe('409');
+		expect(
+			(await runError(ctx.sandbox, { parameters: { resource: 'integration', operation: 'delete', integrationId: 'c000000000000000000000000' } }))
+				.httpCode,
+		).toBe('404');
+		expect(
+			(await runError(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: WHATSAPP, returnAll: true } }))
+				.httpCode,
+		).toBe('400');
+		expect(ctx.sandbox.requests).toHaveLength(3);
+	});
+});
+
+describe('no HTTP answer at all', () => {
+	test('connection refused (a closed port): a GET gives up after 3 attempts, a POST is not retried', async () => {
+		const baseUrl = `http://127.0.0.1:${await closedPort()}/v2`;
+		const get = await runError(ctx.sandbox, { baseUrl, parameters: listUsers });
+		expect(get.message).toBe('The service refused the connection - perhaps it is offline');
+		expect(String(get.description)).toContain('GET /user/list got no HTTP answer (ECONNREFUSED)');
+		expect(String(get.description)).toContain('Gave up after 3 attempts.');
+		const post = await runError(ctx.sandbox, { baseUrl, parameters: createTag('Refused') });
+		expect(String(post.description)).toContain('POST /tag/create got no HTTP answer (ECONNREFUSED)');
+		expect(String(post.description)).toContain('Not retried');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('reset once on a GET: retried, the list is complete', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'reset' });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		expect(calls(ctx.sandbox, '/integration/list').map((r) => r.status)).toEqual([0, 200]);
+	});
+
+	test('reset every time on a GET: 3 sends, then the error', async () => {
+		ctx.sandbox.addFault({ path: '/user/list', kind: 'reset', times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: listUsers });
+		expect(String(error.description)).toContain('GET /user/list got no HTTP answer (ECONNRESET)');
+		expect(calls(ctx.sandbox, '/user/list')).toHaveLength(3);
+	});
+
+	test.each(CREATES)('reset on POST %s: one send, not retried, nothing created', async (label, parameters, count) => {
+		const key = `rs-${randomUUID().slice(0, 8)}`;
+		const path = CREATE_PATHS[label];
+		ctx.sandbox.addFault({ path, kind: 'reset', times: Infinity });
+		const error = await runError(ctx.sandbox, { parameters: parameters(key) });
+		expect(String(error.description)).toContain('got no HTTP answer (ECONNRESET)');
+		expect(String(error.description)).toContain('Not retried');
+		expect(calls(ctx.sandbox, path)).toHaveLength(1);
+		expect(count(ctx.sandbox, key)).toBe(0);
+	});
+});
+
+describe('continueOnFail with good and faulty items: N in, N out, in order, paired', () => {
+	/** Ten tag names; the sandbox faults the ones whose body contains the marker. */
+	const names = ['A-ok', 'B-500', 'C-invalid', 'D-429', 'E-reset', 'F-slow', 'G-html', 'H-false', DEMO.tags.vip.name, 'J-ok'];
+	const items: IDataObject[] = names.map((name) => ({ name: name === 'C-invalid' ? 'x'.repeat(256) : name }));
+	const faults: Fault[] = [
+		{ path: '/tag/create', match: 'B-500', kind: 'status', status: 500, times: Infinity },
+		{ path: '/tag/create', match: 'D-429', kind: 'status', status: 429, retryAfterSeconds: 0 },
+		{ path: '/tag/create', match: 'E-reset', kind: 'reset', times: Infinity },
+		{ path: '/tag/create', match: 'F-slow', kind: 'slow', delayMs: SLOW_MS, times: Infinity },
+		{ path: '/tag/create', match: 'G-html', kind: 'non-json', times: Infinity },
+		{ path: '/tag/create', match: 'H-false', kind: 'success-false', times: Infinity },
+	];
+	const parameters = createTag('={{ $json.name }}');
+
+	test('ten items (two good, one retried 429, one invalid, six failing): ten results in input order', async () => {
+		faults.forEach((fault) => ctx.sandbox.addFault(fault));
+		const out = await run(ctx.sandbox, { parameters, items, continueOnFail: true, timeoutMs: TIMEOUT_MS });
+		expect(out).toHaveLength(10);
+		expect(out.map((item) => item.pairedItem)).toEqual(names.map((_, index) => ({ item: index })));
+		const summary = out.map((item) => (item.error ? String(item.json.error) : `ok ${String(item.json.name)}`));
+		expect(summary).toEqual([
+			'ok A-ok',
+			'The API failed to process the request (HTTP 500)',
+			expect.stringMatching(/^Invalid .*\(name\) in item 2: must be 1-255 characters, got 256$/),
+			'ok D-429',
+			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
+			`The API did not answer within ${TIMEOUT_MS} ms (timeout)`,
+			'The API answered with something other than JSON (HTTP 200)',
+			'The API answered that the request did not succeed (HTTP 200)',
+			'The request conflicts with existing data (HTTP 409)',
+			'ok J-ok',
+		]);
+		expect(out[2].error).toBeInstanceOf(NodeOperationError);
+		for (const index of [1, 4, 5, 6, 7, 8]) expect(out[index].error).toBeInstanceOf(NodeApiError);
+
+		// Sends per item: the 429 retried once, nothing else sent twice, the invalid item never.
+		await sleepMs(SLOW_MS + 100);
+		const sends = (name: string): number =>
+			calls(ctx.sandbox, '/tag/create').filter((r) => (r.body as { name?: string })?.name === name).length;
+		expect(names.map((name) => (name.startsWith('C-') ? sends('x'.repeat(256)) : sends(name)))).toEqual([1, 1, 0, 2, 1, 1, 1, 1, 1, 1]);
+		// The state: the good ones and the retried one exist once; the timed-out POST was carried
+		// out by the API (once); the failed ones do not exist; VIP is still unique.
+		expect(names.map((name) => tagsNamed(ctx.sandbox, name))).toEqual([1, 0, 0, 1, 0, 1, 0, 0, 1, 1]);
+	});
+
+	test('without continueOnFail the run stops with the first failing item\'s error (item 1)', async () => {
+		faults.forEach((fault) => ctx.sandbox.addFault(fault));
+		const error = await runError(ctx.sandbox, { parameters, items, timeoutMs: TIMEOUT_MS });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(itemIndexOf(error)).toBe(1);
+		expect(String(error.description)).toContain('POST /tag/create answered HTTP 500');
+		await sleepMs(SLOW_MS + 100);
+		const sends = calls(ctx.sandbox, '/tag/create').filter((r) => (r.body as { name?: string })?.name === 'B-500');
+		expect(sends).toHaveLength(1);
+		// n8n's RoutingNode starts every item at once: the items after the failing one were sent as
+		// well. The node's output is discarded, not their effects (a known property of declarative
+		// nodes; continueOnFail is the way to see every item's outcome).
+		expect(tagsNamed(ctx.sandbox, 'J-ok')).toBe(1);
+	});
+
+	test('list items: a 429 mid-pagination, a 500 once, an invalid ID: every list complete, every element paired', async () => {
+		const { big, vip, customer } = DEMO.tags;
+		ctx.sandbox.addFault({ path: '/tag/list-contacts', match: big.id, kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1 });
+		ctx.sandbox.addFault({ path: '/tag/list-contacts', match: vip.id, kind: 'status', status: 500 });
+		const out = await run(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tagId: '={{ $json.tag }}', returnAll: true },
+			items: [{ tag: big.id }, { tag: vip.id }, { tag: 'not-an-id' }, { tag: customer.id }],
+			continueOnFail: true,
+		});
+		const expected = (tagId: string): string[] => ctx.sandbox.state.tagMembers(tagId).map((member) => member.phoneNumber);
+		const of = (index: number): string[] =>
+			out.filter((item) => (item.pairedItem as { item: number }).item === index && !item.error).map((item) => String(item.json.phoneNumber));
+		expect(of(0)).toEqual(expected(big.id));
+		expect(of(1)).toEqual(expected(vip.id));
+		expect(of(3)).toEqual(expected(customer.id));
+		const errors = out.filter((item) => item.error);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].pairedItem).toEqual({ item: 2 });
+		// In input order: item 0's elements, then 1's, the error of 2, then 3's.
+		expect(out.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+			...expected(big.id).map(() => 0),
+			...expected(vip.id).map(() => 1),
+			2,
+			...expected(customer.id).map(() => 3),
+		]);
+		expect(calls(ctx.sandbox, '/tag/list-contacts').filter((r) => r.query.tagId === big.id).map((r) => [r.query.offset, r.status])).toEqual([
+			['0', 200],
+			['100', 429],
+			['100', 200],
+		]);
+	});
+});
+
+describe('pagination survives a 429 (or a 5xx) in the middle of Return All: nothing lost, nothing doubled', () => {
+	const big = useSandbox({ seed: { contactsOnBigTag: 350, chats: 5500, messagesPerChat: 1, templates: 600 } });
+
+	const noDuplicates = (values: string[]): void => expect(new Set(values).size).toBe(values.length);
+
+	test('tag contacts (offset + total): 429 on page 2', async () => {
+		const { sandbox } = big;
+		sandbox.addFault({ path: '/tag/list-contacts', kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1 });
+		const out = await run(sandbox, { parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true } });
+		const got = out.map((item) => String(item.json.phoneNumber));
+		expect(got).toEqual(sandbox.state.tagMembers(DEMO.tags.big.id).map((member) => member.phoneNumber));
+		expect(got).toHaveLength(350);
+		noDuplicates(got);
+		expect(calls(sandbox, '/tag/list-contacts').map((r) => `${r.query.offset}:${r.status}`)).toEqual([
+			'0:200',
+			'100:429',
+			'100:200',
+			'200:200',
+			'300:200',
+		]);
+	});
+
+	test('chats (offset, no total): 429 on page 2', async () => {
+		const { sandbox } = big;
+		sandbox.addFault({ path: '/inbox/find-all-chats', kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1 });
+		const out = await run(sandbox, { parameters: { resource: 'chat', operation: 'getAll', category: 'attendance', returnAll: true } });
+		const got = out.map((item) => String(item.json.id));
+		const expected = sandbox.state.chatsIn('attendance').map((chat) => chat.id);
+		expect(expected.length).toBeGreaterThan(1000);
+		expect(got).toEqual(expected);
+		noDuplicates(got);
+		expect(calls(sandbox, '/inbox/find-all-chats').map((r) => `${r.query.offset}:${r.status}`)).toEqual(['0:200', '1000:429', '1000:200']);
+	});
+
+	test('templates (cursor): 429 on page 2, 503 on page 3; the same cursor is sent again', async () => {
+		const { sandbox } = big;
+		sandbox.addFault({ path: '/provider-template/list', kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1 });
+		// Counted after the 429 fault took its request: page 1, the retried page 2, then page 3.
+		sandbox.addFault({ path: '/provider-template/list', kind: 'status', status: 503, skip: 2 });
+		const out = await run(sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } });
+		const got = out.map((item) => String(item.json.id));
+		expect(got).toEqual(sandbox.state.templates.get(OFFICIAL)!.list.map((template) => template.id));
+		expect(got).toHaveLength(600);
+		noDuplicates(got);
+		const sent = calls(sandbox, '/provider-template/list');
+		expect(sent.map((r) => r.status)).toEqual([200, 429, 200, 503, 200]);
+		expect(sent[1].query.after).toBe(sent[2].query.after);
+		expect(sent[3].query.after).toBe(sent[4].query.after);
+		expect(sent[0].query.after).toBeUndefined();
+	});
+});
+
+describe('inboxApiRequest (trigger activation, list searches) uses the same policy', () => {
+	const credentials = (sandbox: Sandbox) => ({ baseUrl: sandbox.baseUrl, apiToken: sandbox.token });
+
+	test('activation: a 429 on a registration is waited out and retried; one webhook per event, none doubled', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: '/integration/webhook/create', kind: 'status', status: 429, retryAfterSeconds: 0 });
+		const instance = new TriggerInstance({
+			parameters: triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }),
+			credentials: credentials(sandbox),
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+			webhookId: randomUUID(),
+		});
+		await instance.activate();
+		const registered = webhooksFor(sandbox, instance.webhookUrl());
+		expect(registered.map((webhook) => webhook.type).sort()).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT']);
+		expect(calls(sandbox, '/integration/webhook/create').map((r) => r.status)).toEqual([429, 200, 200]);
+	});
+
+	test('activation: a 503 on a registration (a POST) is not retried; activation fails clearly', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: '/integration/webhook/create', kind: 'status', status: 503, times: Infinity });
+		const instance = new TriggerInstance({
+			parameters: triggerParameters(),
+			credentials: credentials(sandbox),
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+			webhookId: randomUUID(),
+		});
+		const error = (await instance.activate().then(
+			() => undefined,
+			(caught: unknown) => caught,
+		)) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API failed to process the request (HTTP 503)');
+		expect(error.description).toContain('Not retried');
+		expect(calls(sandbox, '/integration/webhook/create')).toHaveLength(1);
+		expect(webhooksFor(sandbox, instance.webhookUrl())).toHaveLength(0);
+	});
+
+	test('list search (GET /integration/list): a 503 and a 429 are retried', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: '/integration/list', kind: 'status', status: 503 });
+		sandbox.addFault({ path: '/integration/list', kind: 'status', status: 429, retryAfterSeconds: 0 });
+		const trigger = new ConversationInboxTrigger();
+		const { workflow, node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
+		const context = new LoadOptionsContext(workflow, node, makeAdditionalData(credentials(sandbox)), 'parameters.integrationId');
+		const result = await trigger.methods.listSearch.searchIntegrations.call(context);
+		expect(result.results.map((entry) => entry.value).sort()).toEqual(integrationIds(sandbox));
+		expect(calls(sandbox, '/integration/list').map((r) => r.status)).toEqual([503, 429, 200]);
+	});
+});
