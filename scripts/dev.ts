@@ -1,0 +1,232 @@
+/**
+ * `npm run dev` — the main job: a working n8n with this package, in one command after `npm install`.
+ *
+ *   1. builds the package (npm run build) and packs it (npm pack);
+ *   2. starts the sandbox API with its demo data on 127.0.0.1:4010 (or uses a real API, see below);
+ *   3. provisions n8n 2.41.1 (first run: several minutes, cached in ~/.cache/n8n-nodes-conversation-inbox)
+ *      and starts it on 127.0.0.1:5678 with the package installed in a throw-away user folder;
+ *   4. creates the owner (demo@example.com / Demo-Passw0rd), a "Conversation Inbox account"
+ *      credential and the example workflows of examples/workflows/, and prints the editor URL.
+ * Ctrl-C stops n8n and the sandbox and removes the user folder.
+ *
+ * Flags (or environment):
+ *   --api-base-url URL   (CONVERSATION_INBOX_BASE_URL)   use a real API instead of the sandbox; ends in /v2
+ *   --api-token TOKEN    (CONVERSATION_INBOX_API_TOKEN)  its API token
+ *   --port N             (N8N_DEV_PORT, default 5678)     n8n's port (a free one when 5678 is taken)
+ *   --sandbox-port N     (SANDBOX_PORT, default 4010)     the sandbox's port
+ *   --n8n 2|1            (N8N_DEV_VERSION, default 2)      n8n 2.41.1 (Node 24) or 1.123.81 (Node 20)
+ *   --user-folder DIR    keep n8n's data in DIR (kept on exit; reused, and set up only once)
+ *   --verbose            show n8n's log in the terminal (it is always in <user folder>/n8n.log)
+ * With a real API nothing is activated: an active trigger would register webhooks on the platform
+ * pointing at this machine's 127.0.0.1.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Sandbox } from '../test/sandbox';
+import { DEMO, startSandbox } from '../test/sandbox';
+import type { N8nClient, WorkflowRecord } from '../test/e2e/harness/n8n-client';
+import { freePort, portInUse } from '../test/e2e/harness/n8n-process';
+import { buildPackage, packPackage } from '../test/e2e/harness/package';
+import { isMajor, N8N_VERSIONS, provisionN8n, type N8nMajor } from '../test/e2e/harness/provision';
+import { DEMO_OWNER, startN8nStack, type ApiTarget, type N8nStack } from '../test/e2e/harness/stack';
+import { exampleNames, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../test/e2e/harness/workflows';
+
+interface DevOptions {
+	apiBaseUrl?: string;
+	apiToken?: string;
+	port: number;
+	sandboxPort: number;
+	major: N8nMajor;
+	userFolder?: string;
+	verbose: boolean;
+}
+
+const USAGE = `usage: npm run dev -- [--api-base-url URL --api-token TOKEN] [--port N] [--sandbox-port N]
+                      [--n8n 2|1] [--user-folder DIR] [--verbose]`;
+
+export function parseDevArgs(argv: string[], env: NodeJS.ProcessEnv): DevOptions {
+	const options: DevOptions = {
+		apiBaseUrl: env.CONVERSATION_INBOX_BASE_URL || undefined,
+		apiToken: env.CONVERSATION_INBOX_API_TOKEN || undefined,
+		port: Number(env.N8N_DEV_PORT || 5678),
+		sandboxPort: Number(env.SANDBOX_PORT || 4010),
+		major: (env.N8N_DEV_VERSION || '2') as N8nMajor,
+		verbose: false,
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = (): string => {
+			const v = inline ?? argv[++i];
+			if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+			return v;
+		};
+		switch (flag) {
+			case '--api-base-url':
+				options.apiBaseUrl = value();
+				break;
+			case '--api-token':
+				options.apiToken = value();
+				break;
+			case '--port':
+				options.port = Number(value());
+				break;
+			case '--sandbox-port':
+				options.sandboxPort = Number(value());
+				break;
+			case '--n8n':
+				options.major = value().split('.')[0] as N8nMajor;
+				break;
+			case '--user-folder':
+				options.userFolder = value();
+				break;
+			case '--verbose':
+				options.verbose = true;
+				break;
+			case '--help':
+			case '-h':
+				throw new Error(USAGE);
+			default:
+				throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
+		}
+	}
+	for (const [name, port] of [['--port', options.port], ['--sandbox-port', options.sandboxPort]] as const) {
+		if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, got "${port}"`);
+	}
+	if (!isMajor(options.major)) throw new Error(`--n8n must be 2 or 1, got "${options.major}"`);
+	if (!!options.apiBaseUrl !== !!options.apiToken) throw new Error('give both --api-base-url and --api-token (or neither, for the sandbox)');
+	if (options.apiBaseUrl && !/^https?:\/\/.+\/v2\/?$/.test(options.apiBaseUrl)) {
+		throw new Error(`--api-base-url must be an http(s) URL ending in /v2, got "${options.apiBaseUrl}"`);
+	}
+	return options;
+}
+
+const say = (message: string): void => {
+	process.stdout.write(`[dev] ${message}\n`);
+};
+
+/** Imports every example workflow; with the sandbox, activates those that wait for events. */
+async function importExamples(client: N8nClient, stack: N8nStack, activate: boolean): Promise<WorkflowRecord[]> {
+	const existing = new Set((await client.listWorkflows()).map((w) => w.name));
+	const imported: WorkflowRecord[] = [];
+	for (const name of exampleNames()) {
+		const example = loadExample(name);
+		if (existing.has(example.name)) continue;
+		const workflow = await client.createWorkflow(prepareForImport(example, stack.credential));
+		const waitsForEvents = example.nodes.some((n) => n.type === TRIGGER_NODE_TYPE || n.type === 'n8n-nodes-base.webhook');
+		if (activate && waitsForEvents) await client.activate(workflow.id);
+		imported.push({ ...workflow, active: activate && waitsForEvents });
+	}
+	return imported;
+}
+
+async function main(): Promise<void> {
+	let options: DevOptions;
+	try {
+		options = parseDevArgs(process.argv.slice(2), process.env);
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		process.exit(2);
+	}
+	const started = Date.now();
+	let sandbox: Sandbox | undefined;
+	let stack: N8nStack | undefined;
+	let stopping = false;
+	const packDir = mkdtempSync(join(tmpdir(), 'n8n-dev-pack-'));
+
+	const stop = async (code: number): Promise<never> => {
+		if (stopping) process.exit(code);
+		stopping = true;
+		say('stopping n8n and the sandbox…');
+		await stack?.stop().catch((e: unknown) => process.stderr.write(`could not stop n8n: ${String(e)}\n`));
+		await sandbox?.close().catch(() => undefined);
+		rmSync(packDir, { recursive: true, force: true });
+		say('stopped.');
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		say('building the package (npm run build) and packing it (npm pack)');
+		buildPackage();
+		const packed = packPackage(packDir);
+
+		let api: ApiTarget;
+		if (options.apiBaseUrl && options.apiToken) {
+			api = { baseUrl: options.apiBaseUrl, apiToken: options.apiToken };
+			say(`using the API at ${api.baseUrl} (no sandbox)`);
+		} else {
+			if (await portInUse(options.sandboxPort)) throw new Error(`port ${options.sandboxPort} is taken (another sandbox?); pass --sandbox-port N`);
+			sandbox = await startSandbox({ port: options.sandboxPort, quiet: true });
+			api = { baseUrl: sandbox.baseUrl, apiToken: sandbox.token };
+			say(`sandbox API with demo data on ${sandbox.baseUrl} (token ${sandbox.token})`);
+		}
+
+		say(`provisioning n8n ${N8N_VERSIONS[options.major]} (cached after the first run, which takes several minutes)`);
+		const install = provisionN8n(options.major);
+		let port = options.port;
+		if (await portInUse(port)) {
+			port = await freePort();
+			say(`port ${options.port} is taken; n8n uses ${port} instead`);
+		}
+		const reused = options.userFolder !== undefined && existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
+		say(`starting n8n ${install.version} on http://127.0.0.1:${port} (log: ${options.userFolder ?? '<temporary folder>'}/n8n.log)`);
+		stack = await startN8nStack({
+			install,
+			packed,
+			api,
+			port,
+			userFolder: options.userFolder,
+			folderPrefix: 'n8n-dev-',
+			logLevel: 'info',
+			echo: options.verbose ? process.stdout : undefined,
+		});
+		const { client, credential } = stack;
+
+		if (reused) say(`reusing ${options.userFolder}: logged in; a new "${credential.name}" credential was added`);
+		const test = await client.testCredential(credential, { baseUrl: api.baseUrl, apiToken: api.apiToken });
+		say(`credential "${credential.name}" → ${api.baseUrl}: test ${test.status}${test.status === 'OK' ? '' : ` (${test.message})`}`);
+		const imported = await importExamples(client, stack, sandbox !== undefined);
+		for (const workflow of imported) say(`workflow "${workflow.name}"${workflow.active ? ' (active)' : ''}`);
+
+		const editor = `${stack.n8n.url}/`;
+		const lines = [
+			'',
+			`n8n ${install.version} with n8n-nodes-conversation-inbox is ready (${((Date.now() - started) / 1000).toFixed(0)} s).`,
+			'',
+			`  Editor:   ${editor}`,
+			`  Login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
+			`  API:      ${api.baseUrl}${sandbox ? ' (sandbox, demo data)' : ''}`,
+			`  n8n data: ${stack.userFolder}${options.userFolder ? ' (kept)' : ' (removed on exit)'}`,
+		];
+		if (sandbox) {
+			lines.push(
+				'',
+				'  Try it:',
+				`    curl -X POST ${stack.n8n.url}/webhook/stop-automation -H 'content-type: application/json' \\`,
+				`         -d '{"phoneNumber":"${DEMO.contacts.twoLines.phoneNumber}","integrationId":"${DEMO.integrations.whatsapp.id}"}'`,
+				`    curl -X POST ${sandbox.url}/_sandbox/simulate/message -H 'content-type: application/json' \\`,
+				`         -d '{"integrationId":"${DEMO.integrations.whatsapp.id}","phoneNumber":"${DEMO.contacts.botFlow.phoneNumber}","direction":"inbound","text":"Can I talk to a person?"}'`,
+				'    then open Executions in the editor. Sandbox controls: GET ' + `${sandbox.url}/_sandbox/health`,
+			);
+		}
+		lines.push('', 'Ctrl-C stops everything.', '');
+		process.stdout.write(lines.join('\n'));
+
+		const n8n = stack.n8n;
+		const watch = setInterval(() => {
+			if (!n8n.running && !stopping) {
+				process.stderr.write(`\nn8n exited unexpectedly:\n${n8n.logTail(30)}\n`);
+				clearInterval(watch);
+				void stop(1);
+			}
+		}, 1000);
+	} catch (error) {
+		process.stderr.write(`\n[dev] ERROR: ${(error as Error).message}\n`);
+		await stop(1);
+	}
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,126 @@
+/**
+ * What every e2e suite shares for one n8n version: the sandbox API (in this process, on a free
+ * port), n8n with our package (started once per test file), and helpers to run workflows.
+ */
+import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
+import { processGroupMembers } from './n8n-process';
+import { HttpError, type Execution, type N8nClient, type WebhookResponse, type WorkflowDefinition, type WorkflowRecord } from './n8n-client';
+import type { PackedPackage } from './package';
+import { N8N_VERSIONS, selectedMajors, type N8nInstall, type N8nMajor } from './provision';
+import { startN8nStack, type N8nStack } from './stack';
+
+export interface E2EContext {
+	major: N8nMajor;
+	install: N8nInstall;
+	sandbox: Sandbox;
+	stack: N8nStack;
+	client: N8nClient;
+}
+
+function fromEnv<T>(name: string): T {
+	const raw = process.env[name];
+	if (!raw) throw new Error(`${name} is not set: run the e2e tests with jest -c jest.e2e.config.js (its globalSetup provisions n8n)`);
+	return JSON.parse(raw) as T;
+}
+
+/**
+ * describe() for one n8n version, skipped when N8N_E2E_VERSIONS does not select it. Starts the
+ * sandbox and n8n before the suites and stops both after them.
+ */
+export function describeN8n(major: N8nMajor, suites: Array<(ctx: () => E2EContext) => void>): void {
+	const selected = selectedMajors().includes(major);
+	(selected ? describe : describe.skip)(`n8n ${N8N_VERSIONS[major]}`, () => {
+		let current: E2EContext | undefined;
+		let sandbox: Sandbox | undefined;
+		let stack: N8nStack | undefined;
+
+		beforeAll(async () => {
+			const install = fromEnv<N8nInstall>(`E2E_N8N_${major}`);
+			const packed = fromEnv<PackedPackage>('E2E_PACKED');
+			// minuteMs: a webhook's delayMinutes passes in 20 ms per minute.
+			sandbox = await startSandbox({ quiet: true, minuteMs: 20 });
+			stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token } });
+			current = { major, install, sandbox, stack, client: stack.client };
+		}, 300_000);
+
+		afterAll(async () => {
+			const pid = stack?.n8n.pid;
+			await stack?.stop();
+			await sandbox?.close();
+			// Nothing n8n started (its task runner included) outlives it.
+			if (pid !== undefined) expect(processGroupMembers(pid)).toEqual([]);
+		}, 60_000);
+
+		const ctx = (): E2EContext => {
+			if (!current) throw new Error('n8n did not start (see the beforeAll error)');
+			return current;
+		};
+		for (const suite of suites) suite(ctx);
+	});
+}
+
+export interface WorkflowRun {
+	workflow: WorkflowRecord;
+	response: WebhookResponse;
+	execution: Execution;
+}
+
+/** The path of the workflow's Webhook node. */
+export function webhookPathOf(workflow: WorkflowDefinition): string {
+	const webhook = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	if (!webhook || typeof webhook.parameters.path !== 'string') throw new Error(`workflow "${workflow.name}" has no Webhook node with a path`);
+	return webhook.parameters.path;
+}
+
+/** Creates and activates a workflow that starts with a Webhook node. */
+export async function importAndActivate(ctx: E2EContext, definition: WorkflowDefinition): Promise<WorkflowRecord> {
+	const workflow = await ctx.client.createWorkflow(definition);
+	try {
+		await ctx.client.activate(workflow.id);
+	} catch (error) {
+		if (error instanceof HttpError) throw new Error(`${error.message}\n--- n8n log ---\n${ctx.stack.n8n.logTail(40)}`);
+		throw error;
+	}
+	return workflow;
+}
+
+/**
+ * One production run: POST `body` to the workflow's webhook, wait for its execution, return the
+ * answer and the execution with its data. Fails with n8n's log when the execution failed and
+ * `expectSuccess` is true (the default).
+ */
+export async function runWebhookWorkflow(ctx: E2EContext, workflow: WorkflowRecord, body: unknown, expectSuccess = true): Promise<WorkflowRun> {
+	const known = await ctx.client.executionIds(workflow.id);
+	const response = await ctx.client.callWebhook(webhookPathOf(workflow), body);
+	if (response.status === 404) throw new Error(`the webhook of "${workflow.name}" is not registered: ${response.text}\n--- n8n log ---\n${ctx.stack.n8n.logTail(40)}`);
+	const [execution] = await ctx.client.waitForExecutions(workflow.id, known, 1);
+	if (expectSuccess && execution.status !== 'success') {
+		throw new Error(`execution ${execution.id} of "${workflow.name}" ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {}).slice(0, 2000)}`);
+	}
+	return { workflow, response, execution };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until an activation of a workflow with our trigger has finished: n8n saved the node's
+ * static data (the secret and `registrations` registrations) and routes the production URL to the
+ * node (it answers 401 to a request without the secret). Needed on 2.x, which publishes
+ * asynchronously: its webhook URL goes live before the static data is saved, and a delivery in
+ * that window is refused (no secret yet).
+ */
+export async function waitForTriggerActivation(ctx: E2EContext, workflowId: string, nodeName: string, productionUrl: string, registrations: number, timeoutMs = 20_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let last = '';
+	while (Date.now() < deadline) {
+		const workflow = await ctx.client.getWorkflow(workflowId);
+		const data = (workflow.staticData ?? {})[`node:${nodeName}`] as { secret?: string; registrations?: unknown[] } | undefined;
+		const saved = typeof data?.secret === 'string' && (data.registrations?.length ?? 0) >= registrations;
+		const probe = await ctx.client.raw('POST', productionUrl, { body: { probe: true } });
+		last = `static data ${saved ? 'saved' : JSON.stringify(data ?? null).slice(0, 200)}, URL answers ${probe.status}`;
+		if (saved && probe.status === 401) return;
+		await sleep(200);
+	}
+	throw new Error(`activation of workflow ${workflowId} did not finish within ${timeoutMs} ms (${last})\n--- n8n log ---\n${ctx.stack.n8n.logTail(40)}`);
+}

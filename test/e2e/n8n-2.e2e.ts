@@ -1,0 +1,8 @@
+// The e2e suites on n8n 2.41.1 (Node 24). Skipped unless N8N_E2E_VERSIONS selects 2 (default "2,1").
+import { describeN8n } from './harness/context';
+import { examplesSuite } from './suites/examples';
+import { packageSuite } from './suites/package';
+import { resourcesSuite } from './suites/resources';
+import { triggerSuite } from './suites/trigger';
+
+describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite]);

@@ -1,0 +1,99 @@
+/**
+ * n8n loads the package as a community package, with no errors, and its credential test works.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { E2EContext } from '../harness/context';
+import { processGroupMembers } from '../harness/n8n-process';
+import { PACKAGE_NAME } from '../harness/provision';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+
+/**
+ * Log lines at level error or warn. n8n prints "<ISO time> | <level> | <message>" when its output is
+ * not a terminal ("<time>   <level>   <message>" in colour on one).
+ */
+export function problemLines(log: string): string[] {
+	return log.split('\n').filter((line) => /\|\s*(error|warn)\s*\|/.test(line) || /^\S+\s+(error|warn)\s/.test(line) || /\bError:/.test(line));
+}
+
+export function packageSuite(ctx: () => E2EContext): void {
+	const major = (): string => ctx().major;
+	describe('the package in n8n', () => {
+		test('is installed in the user folder as a community package and its node types are offered', async () => {
+			const { stack, client } = ctx();
+			const installed = join(stack.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+			expect(existsSync(join(installed, 'dist', 'nodes', 'ConversationInbox', 'ConversationInbox.node.js'))).toBe(true);
+			// npm pack ships dist/ only (plus package.json, index.js, README when present).
+			expect(existsSync(join(installed, 'nodes'))).toBe(false);
+			expect(existsSync(join(installed, 'test'))).toBe(false);
+
+			const nodeTypes = await client.nodeTypeNames();
+			expect(nodeTypes).toEqual(expect.arrayContaining([ACTION_NODE_TYPE, TRIGGER_NODE_TYPE]));
+			// Loaded from the community-package folder, not as a custom extension.
+			expect(nodeTypes.filter((name) => name.startsWith('CUSTOM.'))).toEqual([]);
+			expect(await client.credentialTypeNames()).toContain(CREDENTIAL_TYPE);
+		});
+
+		test("n8n's start-up log shows the package loaded and has no error (and no warning but n8n's own)", () => {
+			const startup = ctx().stack.n8n.startupLog();
+			expect(startup).toMatch(new RegExp(`Loaded all credentials and nodes from ${PACKAGE_NAME} .*"credentials":1,"nodes":2`));
+			// n8n's own warnings at every start: the migration notice, an empty deprecation notice, and
+			// (2.x) no Python for its Python task runner on this machine.
+			const expected = [/Migrations in progress, please do NOT stop the process/, /\|\s*warn\s*\|\s*$/, /Failed to start Python task runner in internal mode/];
+			expect(problemLines(startup).filter((line) => !expected.some((re) => re.test(line)))).toEqual([]);
+			// Nothing about our package later either (the tests' own 404 probes are n8n's, not ours).
+			const later = problemLines(ctx().stack.n8n.log()).filter((line) => /conversation-?inbox|conversationInbox/i.test(line));
+			expect(later).toEqual([]);
+			expect(ctx().stack.n8n.log()).not.toMatch(/Skipping package|Failed to load package|failed to load package metadata/);
+		});
+	});
+
+	test('n8n runs in a process group of its own (with any task runner it forks), which stop() ends', () => {
+		const { n8n } = ctx().stack;
+		const members = processGroupMembers(n8n.pid);
+		expect(members.map((m) => m.pid)).toContain(n8n.pid);
+		// Every member is n8n or a process it forked (the 2.x JavaScript task runner).
+		for (const member of members) expect(member.command).toMatch(/n8n\/bin\/n8n start|@n8n\/task-runner/);
+		if (ctx().major === '2') expect(members.some((m) => m.command.includes('@n8n/task-runner'))).toBe(true);
+	});
+
+	describe('the credential', () => {
+		test("n8n's credential test passes with the sandbox token", async () => {
+			const { client, stack, sandbox } = ctx();
+			sandbox.clearRequests();
+			const result = await client.testCredential(stack.credential, { baseUrl: sandbox.baseUrl, apiToken: sandbox.token });
+			expect(result).toEqual({ status: 'OK', message: expect.any(String) });
+			// It really asked the API, with the bearer token.
+			expect(sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/v2/user/list', 200]]);
+			expect(sandbox.requests[0].headers.authorization).toBe(`Bearer ${sandbox.token}`);
+		});
+
+		test('fails for a wrong token, with our message and without the token', async () => {
+			const { client, stack, sandbox } = ctx();
+			sandbox.clearRequests();
+			const wrong = 'wrong-token-1234567890';
+			const result = await client.testCredential(stack.credential, { baseUrl: sandbox.baseUrl, apiToken: wrong });
+			expect(result.status).toBe('Error');
+			// 2.x shows the credential's rule message; 1.x applies the rules only to some failures
+			// and shows its generic 401 text instead.
+			expect(result.message).toMatch(major() === '2' ? /token was rejected \(HTTP 401\)/ : /token was rejected \(HTTP 401\)|Authorization failed/);
+			expect(result.message).not.toContain(wrong);
+			// (n8n may ask more than once; every request carried the wrong token and got 401.)
+			expect(sandbox.requests.length).toBeGreaterThanOrEqual(1);
+			for (const request of sandbox.requests) {
+				expect([request.path, request.status, request.headers.authorization]).toEqual(['/v2/user/list', 401, `Bearer ${wrong}`]);
+			}
+		});
+
+		test('fails for a base URL without /v2, pointing at the URL', async () => {
+			const { client, stack, sandbox } = ctx();
+			sandbox.clearRequests();
+			const result = await client.testCredential(stack.credential, { baseUrl: sandbox.url, apiToken: sandbox.token });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(major() === '2' ? /not found at this Base URL \(HTTP 404\)/ : /not found at this Base URL \(HTTP 404\)|could not be found/);
+			// The request went to <url>/user/list, outside /v2 (the sandbox records /v2 requests only).
+			expect(sandbox.requests).toEqual([]);
+		});
+	});
+}

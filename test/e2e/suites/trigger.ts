@@ -1,0 +1,186 @@
+/**
+ * The trigger in a real n8n: activation registers webhooks on the platform (the sandbox) with
+ * n8n's production URL and our headers; deliveries start executions; forged ones do not; a
+ * deactivate → activate cycle registers nothing new.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { DEMO } from '../../sandbox';
+import type { Webhook } from '../../sandbox';
+import { waitForTriggerActivation, type E2EContext } from '../harness/context';
+import { nodeJson, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
+import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+
+const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'];
+const TRIGGER = 'Inbox events';
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function triggerWorkflow(ctx: E2EContext, webhookId: string): WorkflowDefinition {
+	return {
+		name: 'e2e trigger',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: {
+					integrationId: { __rl: true, mode: 'id', value: DEMO.integrations.whatsapp.id },
+					events: EVENTS,
+					transferType: 'ALL',
+					delayMinutes: 0,
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: { id: ctx.stack.credential.id, name: ctx.stack.credential.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export function triggerSuite(ctx: () => E2EContext): void {
+	describe('the trigger', () => {
+		const webhookId = randomUUID();
+		let workflow: WorkflowRecord;
+		let productionUrl: string;
+		const known = new Set<string>();
+
+		const registrations = (): Webhook[] => [...ctx().sandbox.state.webhooks.values()].filter((w) => w.url === productionUrl);
+
+		const waitUntilLive = async (): Promise<void> => await waitForTriggerActivation(ctx(), workflow.id, TRIGGER, productionUrl, EVENTS.length);
+
+		async function newExecutions(count: number) {
+			const executions = await ctx().client.waitForExecutions(workflow.id, known, count);
+			for (const e of executions) known.add(e.id);
+			return executions;
+		}
+
+		beforeAll(async () => {
+			const c = ctx();
+			c.sandbox.reset();
+			productionUrl = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId));
+		});
+
+		afterAll(async () => {
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('activation registers one webhook per event with n8n’s production URL and our headers', async () => {
+			const c = ctx();
+			await c.client.activate(workflow.id);
+			await waitUntilLive();
+			const hooks = registrations();
+			expect(hooks.map((h) => h.type).sort()).toEqual([...EVENTS].sort());
+			expect(c.sandbox.state.webhooks.size).toBe(EVENTS.length);
+			const secrets = new Set<string>();
+			for (const hook of hooks) {
+				expect(hook).toMatchObject({ integrationId: DEMO.integrations.whatsapp.id, method: 'POST', url: productionUrl, transferType: 'ALL', delayMinutes: 0 });
+				const headers = Object.fromEntries(hook.headers.map((h) => [h.key.toLowerCase(), h.value]));
+				expect(headers['x-inbox-event']).toBe(hook.type);
+				expect(headers['x-inbox-webhook-secret']).toMatch(/^\S{32,}$/);
+				expect(headers['x-inbox-registration']).toEqual(expect.any(String));
+				secrets.add(headers['x-inbox-webhook-secret']);
+			}
+			// One secret per node.
+			expect(secrets.size).toBe(1);
+			// The registration went through the API with the credential's token.
+			const creates = c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create');
+			expect(creates).toHaveLength(EVENTS.length);
+			expect(creates.every((r) => r.headers.authorization === `Bearer ${c.sandbox.token}`)).toBe(true);
+			for (const id of await c.client.executionIds(workflow.id)) known.add(id);
+		});
+
+		test('an inbound message from a new contact starts two executions: message received and first message', async () => {
+			const c = ctx();
+			const deliveries = await c.sandbox.simulate.message({
+				integrationId: DEMO.integrations.whatsapp.id,
+				phoneNumber: '5511955554444',
+				name: 'Nina Prado',
+				direction: 'inbound',
+				text: 'Hello, is anybody there?',
+			});
+			expect(deliveries.map((d) => [d.event, d.status]).sort()).toEqual([
+				['FIRST_MESSAGE_RECEIVED', 200],
+				['MESSAGE_RECEIVED', 200],
+			]);
+			const executions = await newExecutions(2);
+			const items = executions.map((e) => {
+				expect(e.status).toBe('success');
+				expect(e.mode).toBe('webhook');
+				const out = nodeJson(e, TRIGGER);
+				expect(out).toHaveLength(1);
+				return out[0];
+			});
+			expect(items.map((i) => i.event).sort()).toEqual(['FIRST_MESSAGE_RECEIVED', 'MESSAGE_RECEIVED']);
+			for (const item of items) {
+				expect(item).toMatchObject({
+					integrationId: DEMO.integrations.whatsapp.id,
+					body: {
+						event: item.event,
+						integrationId: DEMO.integrations.whatsapp.id,
+						data: { message: { text: 'Hello, is anybody there?', direction: 'inbound' }, contact: { phoneNumber: '5511955554444', name: 'Nina Prado' } },
+					},
+				});
+				const headers = item.headers as Record<string, string>;
+				expect(headers['x-inbox-event']).toBe(item.event);
+				// The secret never reaches the workflow's data.
+				expect(headers['x-inbox-webhook-secret']).toBeUndefined();
+				const secret = registrations()[0].headers.find((h) => h.key === 'x-inbox-webhook-secret')!.value;
+				expect(JSON.stringify(item)).not.toContain(secret);
+			}
+		});
+
+		test('a connection change starts an execution with the new status', async () => {
+			const c = ctx();
+			const deliveries = await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'DISCONNECTED');
+			expect(deliveries.map((d) => [d.event, d.status])).toEqual([['CONNECTION_STATUS_UPDATE', 200]]);
+			const [execution] = await newExecutions(1);
+			expect(nodeJson(execution, TRIGGER)).toEqual([
+				expect.objectContaining({
+					event: 'CONNECTION_STATUS_UPDATE',
+					body: expect.objectContaining({ data: expect.objectContaining({ connectionStatus: 'DISCONNECTED', previousStatus: 'CONNECTED' }) }),
+				}),
+			]);
+		});
+
+		test('a forged delivery (no secret, or a wrong one) is refused with 401 and starts nothing', async () => {
+			const c = ctx();
+			const before = (await c.client.listExecutions(workflow.id)).length;
+			const body = { event: 'MESSAGE_RECEIVED', integrationId: DEMO.integrations.whatsapp.id, data: { message: { text: 'forged' } } };
+			const noSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED' } });
+			const wrongSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'f'.repeat(64) } });
+			expect([noSecret.status, wrongSecret.status]).toEqual([401, 401]);
+			// A genuine delivery after the forged ones: exactly one execution appears, and it is the genuine one.
+			await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'CONNECTED');
+			const [execution] = await newExecutions(1);
+			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'CONNECTION_STATUS_UPDATE' });
+			expect((await c.client.listExecutions(workflow.id)).length).toBe(before + 1);
+		});
+
+		test('deactivate → activate registers nothing new, and deliveries still arrive', async () => {
+			const c = ctx();
+			const before = registrations().map((h) => h.id).sort();
+			const createsBefore = c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create').length;
+			await c.client.deactivate(workflow.id);
+			// While inactive, n8n does not know the URL (and the platform cannot delete the webhook).
+			const deadline = Date.now() + 15_000;
+			while ((await c.client.raw('POST', productionUrl, { body: {} })).status !== 404 && Date.now() < deadline) await sleep(200);
+			expect((await c.client.raw('POST', productionUrl, { body: {} })).status).toBe(404);
+
+			await c.client.activate(workflow.id);
+			await waitUntilLive();
+			// Give an (unwanted) registration time to show up before asserting there is none.
+			await sleep(1000);
+			expect(registrations().map((h) => h.id).sort()).toEqual(before);
+			expect(c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create')).toHaveLength(createsBefore);
+
+			await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: '5511955554444', direction: 'inbound', text: 'Back again' });
+			const [execution] = await newExecutions(1);
+			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'MESSAGE_RECEIVED', body: { data: { message: { text: 'Back again' } } } });
+		});
+	});
+}
