@@ -18,12 +18,13 @@ import { sleep } from 'n8n-workflow';
  *   `baseDelayMs` × 2^(n-1) (1 s, 2 s, …) ±25 % jitter, never more than `maxDelayMs` (8 s).
  * - Waits use n8n-workflow's `sleep` and end early when the execution is cancelled.
  *
- * One request's pages are fetched one after the other, and each page is retried on its own with the
- * same query (offset or cursor), so a retried page is neither lost nor repeated.
+ * Each page of a list is retried on its own with the same query (offset or cursor), so a retried
+ * page is neither lost nor repeated.
  *
- * Shared backoff: every send first waits until `gate.notBefore`, and a 429 pushes that time
- * forward. Today each request gets a gate of its own; requests running concurrently (e.g. parallel
- * page fetches) can share one by passing the same `RetryGate`, so that one 429 holds them all back.
+ * Shared backoff: every send first waits until `gate.notBefore` (again if it moved during the
+ * wait), and a 429 pushes that time forward. The action node gives each input item one gate, shared
+ * by all the item's requests: the pages of tag contacts fetched concurrently all wait when one of
+ * them gets a 429 (requests already on the wire cannot be called back; their retries wait too).
  *
  * Tests keep these defaults and shorten only the backoff by substituting this module's
  * `DEFAULT_RETRY_POLICY` (jest.mock); nothing in the node's parameters can change the policy.
@@ -251,8 +252,10 @@ export async function withRetry<T>(
 	const clock = options.clock ?? realClock;
 	const gate = options.gate ?? newRetryGate();
 	for (let attempt = 1; ; attempt++) {
-		const wait = gate.notBefore - clock.now();
-		if (wait > 0) await clock.sleep(wait, options.signal);
+		// Wait for the gate; a 429 on a concurrent request may push it further meanwhile.
+		for (let wait = gate.notBefore - clock.now(); wait > 0; wait = gate.notBefore - clock.now()) {
+			await clock.sleep(wait, options.signal);
+		}
 		const outcome = await send(attempt);
 		if (outcome.ok) return outcome.value;
 		const decision: Decision = options.signal?.aborted

@@ -12,7 +12,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - success-false: HTTP 200 with `{success:false, message:'Erro ao enviar mensagem'}`.
  * - reset: destroy the connection without an answer.
  * - json: HTTP 200 with `body` as given (e.g. a page whose cursor points elsewhere).
- * `match` limits a fault to requests whose raw body or a query value contains that text.
+ * `match` limits a fault to requests whose raw body or a query value contains that text; `query`
+ * to requests whose query string has exactly these values (e.g. `{ offset: '300' }`: one page).
  * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is
  * replaced by the request's Authorization header (an API that echoes the token). With
  * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
@@ -25,6 +26,8 @@ export interface Fault {
 	path?: string;
 	/** only requests whose raw body or a query value contains this text */
 	match?: string;
+	/** only requests whose query has these exact values */
+	query?: Record<string, string>;
 	kind: FaultKind;
 	status?: number;
 	retryAfterSeconds?: number;
@@ -59,6 +62,10 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	const method = f.string('method', { min: 1, max: 10, pattern: /^[A-Za-z]+$/ })?.toUpperCase();
 	const path = f.string('path', { min: 1, max: 255 });
 	const match = f.string('match', { min: 1, max: 1000 });
+	const query = rest.query;
+	if (query !== undefined && (!isPlainObject(query) || !Object.values(query).every((v) => typeof v === 'string'))) {
+		throw badRequest(`${label}.query must be an object of strings`);
+	}
 	const status = f.integer('status', { min: 400, max: 599 });
 	const retryAfterSeconds = f.integer('retryAfterSeconds', { min: 0, max: 86_400 });
 	const retryAfterAsDate = f.boolean('retryAfterAsDate');
@@ -75,6 +82,7 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 		...(method && { method }),
 		...(path && { path: normalizePath(path) }),
 		...(match !== undefined && { match }),
+		...(query !== undefined && { query: { ...(query as Record<string, string>) } }),
 		...(status !== undefined && { status }),
 		...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
 		...(retryAfterAsDate !== undefined && { retryAfterAsDate }),
@@ -105,12 +113,13 @@ export class FaultInjector {
 	}
 
 	/** The first fault that takes this request (`content`: its raw body and query values), counting it against every matching fault's skip. */
-	take(method: string, path: string, content = ''): ActiveFault['fault'] | undefined {
+	take(method: string, path: string, content = '', query: URLSearchParams = new URLSearchParams()): ActiveFault['fault'] | undefined {
 		for (const entry of this.active) {
 			const { fault } = entry;
 			if (fault.method && fault.method !== method) continue;
 			if (fault.path && fault.path !== path) continue;
 			if (fault.match !== undefined && !content.includes(fault.match)) continue;
+			if (fault.query && Object.entries(fault.query).some(([key, value]) => query.get(key) !== value)) continue;
 			if (entry.applied >= fault.times) continue;
 			entry.seen++;
 			if (entry.seen <= fault.skip) continue;

@@ -59,6 +59,8 @@ export interface RecordedRequest {
 	status: number;
 	/** epoch ms of arrival */
 	at: number;
+	/** epoch ms when the answer was sent (or the connection dropped); undefined while pending */
+	answeredAt?: number;
 }
 
 export interface Sandbox {
@@ -71,6 +73,13 @@ export interface Sandbox {
 	/** every /v2 request, in arrival order (control endpoints are not recorded) */
 	requests: RecordedRequest[];
 	clearRequests(): void;
+	/** /v2 requests being handled right now (arrived, not yet answered) */
+	readonly inFlight: number;
+	/** the most /v2 requests handled at the same time since the start, the last reset or clearRequests() */
+	readonly maxInFlight: number;
+	/** Test hook: runs for every /v2 request after the latency, before faults and the handler
+	 *  (e.g. to change the state between two pages). Cleared by reset(). */
+	beforeHandle: ((request: RecordedRequest, state: SandboxState) => void) | undefined;
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
@@ -125,6 +134,9 @@ class SandboxServer implements Sandbox, ControlTarget {
 	baseUrl = '';
 	port = 0;
 	latencyMs: number;
+	inFlight = 0;
+	maxInFlight = 0;
+	beforeHandle: Sandbox['beforeHandle'];
 
 	private current: SandboxState;
 	private readonly faults = new FaultInjector();
@@ -177,6 +189,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 	clearRequests(): void {
 		this.requests.length = 0;
+		this.maxInFlight = this.inFlight;
 	}
 
 	clearDeliveries(): void {
@@ -208,6 +221,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.clearRequests();
 		this.clearDeliveries();
 		this.clearFaults();
+		this.beforeHandle = undefined;
 	}
 
 	waitForDeliveries(count: number, timeoutMs = 5000): Promise<Delivery[]> {
@@ -248,6 +262,12 @@ class SandboxServer implements Sandbox, ControlTarget {
 	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
 		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now() };
 		this.requests.push(record);
+		this.inFlight++;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		res.once('close', () => {
+			this.inFlight--;
+			record.answeredAt = Date.now();
+		});
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
 			record.status = status;
 			sendJson(res, status, body, headers);
@@ -264,7 +284,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		record.body = parsed === undefined ? undefined : parsed.ok ? parsed.value : raw;
 
 		await this.requestTimers.sleep(this.latencyMs);
-		const fault = this.faults.take(method, path, `${[...params.values()].join('\n')}\n${raw}`);
+		this.beforeHandle?.(record, this.current);
+		const fault = this.faults.take(method, path, `${[...params.values()].join('\n')}\n${raw}`, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault) return this.applyFault(fault, req, res, record);
 

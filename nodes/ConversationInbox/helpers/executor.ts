@@ -26,7 +26,7 @@ import {
 } from '../../shared/transport';
 import type { Unwrap } from './output';
 import type { ListSpec, SendPage } from './pagination';
-import { collect } from './pagination';
+import { collect, pageConcurrency } from './pagination';
 import { asNodeError, takeParkedFailure } from './failures';
 
 /**
@@ -92,24 +92,57 @@ async function tokenOf(fn: IExecuteSingleFunctions): Promise<string[]> {
 	}
 }
 
-/** One request (retried as the policy says); returns the success body or throws the NodeApiError. */
-async function sendOne(
+/** What every request of one item shares: read once per item, not once per page or attempt. */
+interface ItemRequest {
+	fn: IExecutePaginationFunctions;
+	requestData: DeclarativeRestApiSettings.ResultOptions;
+	itemIndex: number;
+	method: string;
+	path: string;
+	timeoutMs: number;
+	/** the prepared query string (filters, escape hatch); a page's values are laid over it */
+	baseQs: IDataObject;
+	/** the execution's cancel signal */
+	cancel: AbortSignal | undefined;
+	/** one gate per item: all its pages, concurrent ones included, share the 429 backoff */
+	gate: RetryGate;
+}
+
+function itemRequest(
 	fn: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-	query: IDataObject,
 	itemIndex: number,
-	gate: RetryGate,
+): ItemRequest {
+	return {
+		fn,
+		requestData,
+		itemIndex,
+		method: String(requestData.options.method ?? 'GET').toUpperCase(),
+		path: String(requestData.options.url ?? ''),
+		timeoutMs: timeoutOf(fn),
+		baseQs: requestData.options.qs ?? {},
+		cancel: cancelSignalOf(fn),
+		gate: newRetryGate(),
+	};
+}
+
+/**
+ * One request (retried as the policy says); returns the success body or throws the NodeApiError.
+ * `signal` (a concurrent walk's, which follows the execution's) ends the waits before a send.
+ */
+async function sendOne(
+	item: ItemRequest,
+	query: IDataObject,
+	signal: AbortSignal | undefined,
 ): Promise<IDataObject> {
-	const method = String(requestData.options.method ?? 'GET').toUpperCase();
-	const path = String(requestData.options.url ?? '');
-	const timeoutMs = timeoutOf(fn);
+	const { fn, requestData, itemIndex, method, path, timeoutMs, baseQs } = item;
 	const attempt = async (): Promise<Attempt<IDataObject>> => {
 		// Fresh options (and headers) for every attempt: authentication writes the token into the
 		// headers, and a retry must send exactly the same query (offset, cursor) again.
 		const options = {
 			...requestData.options,
 			headers: { ...(requestData.options.headers ?? {}) },
-			qs: { ...(requestData.options.qs ?? {}), ...query },
+			qs: { ...baseQs, ...query },
 			timeout: timeoutMs,
 		};
 		let items: INodeExecutionData[];
@@ -155,8 +188,8 @@ async function sendOne(
 	return await withRetry(attempt, {
 		method,
 		policy: DEFAULT_RETRY_POLICY,
-		gate,
-		signal: cancelSignalOf(fn),
+		gate: item.gate,
+		signal: signal ?? item.cancel,
 	});
 }
 
@@ -179,6 +212,17 @@ function errorItem(
 	return { json, error: nodeError, pairedItem: { item: itemIndex } };
 }
 
+/**
+ * The concurrency setting of a list that has one (tag contacts); 1 otherwise. The preSend rule
+ * (resources/tag/getContacts.ts) has already rejected a value out of range before anything was sent.
+ */
+function readConcurrency(fn: IExecuteSingleFunctions, list: ListSpec): number {
+	const setting = list.paging.kind === 'offset' ? list.paging.concurrency : undefined;
+	if (!setting) return 1;
+	const value = fn.getNodeParameter(setting.parameter, setting.default) as unknown;
+	return pageConcurrency(value, setting) ?? setting.default;
+}
+
 export function executor(output: OperationOutput) {
 	return async function (
 		this: IExecutePaginationFunctions,
@@ -188,15 +232,21 @@ export function executor(output: OperationOutput) {
 		try {
 			const parked = takeParkedFailure(requestData.options);
 			if (parked) throw parked;
-			// One gate per item: its pages share the 429 backoff (pages are fetched one by one).
-			const gate = newRetryGate();
-			const send: SendPage = async (query) =>
-				await sendOne(this, requestData, query, itemIndex, gate);
+			const item = itemRequest(this, requestData, itemIndex);
+			const send: SendPage = async (query, signal) => await sendOne(item, query, signal);
 			const results =
 				output.kind === 'single'
 					? output.unwrap(await send({}), requestData.options)
-					: await collect(output.list, send, readLimit(this));
-			return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+					: await collect(output.list, send, {
+							limit: readLimit(this),
+							concurrency: readConcurrency(this, output.list),
+							signal: item.cancel,
+						});
+			const out = new Array<INodeExecutionData>(results.length);
+			for (let i = 0; i < results.length; i++) {
+				out[i] = { json: results[i], pairedItem: { item: itemIndex } };
+			}
+			return out;
 		} catch (error) {
 			if (this.continueOnFail()) return [errorItem(this, error, itemIndex)];
 			throw asNodeError(this, error, itemIndex);

@@ -33,6 +33,8 @@ export interface OperationDefinition {
 	/** validation and normalisation, in order, before anything is sent */
 	rules: Rule[];
 	output: OperationOutput;
+	/** further entries of the operation's "Options" collection (beside the escape hatch) */
+	options?: INodeProperties[];
 }
 
 export interface Operation {
@@ -41,8 +43,8 @@ export interface Operation {
 }
 
 /** "Options" collection with the escape hatch; body fields only where there is a body. */
-function escapeHatch(method: IHttpRequestMethods): INodeProperties {
-	const options: INodeProperties[] = [];
+function escapeHatch(method: IHttpRequestMethods, extra: INodeProperties[] = []): INodeProperties {
+	const options: INodeProperties[] = [...extra];
 	if (method !== 'GET') {
 		options.push({
 			displayName: 'Extra Body Fields',
@@ -91,7 +93,8 @@ function escapeHatch(method: IHttpRequestMethods): INodeProperties {
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options,
+		// Sorted by display name, as n8n lists a collection's options.
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
 
@@ -128,7 +131,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 			description: definition.description,
 			routing,
 		},
-		properties: [...definition.fields, escapeHatch(definition.method)].map((property) =>
+		properties: [...definition.fields, escapeHatch(definition.method, definition.options)].map((property) =>
 			showFor(property, definition.resource, definition.operation),
 		),
 	};

@@ -130,6 +130,16 @@ describe('faults', () => {
 		expect((await api().get('/user/list')).status).toBe(200);
 	});
 
+	it('query limits a fault to requests with exactly those query values (one page of a list)', async () => {
+		sandbox().addFault({ path: '/tag/list-contacts', query: { offset: '100' }, kind: 'status', status: 503, times: Infinity });
+		const page = (offset: number) => api().get('/tag/list-contacts', { tagId: DEMO.tags.big.id, offset, limit: 100 });
+		expect((await page(0)).status).toBe(200);
+		expect((await page(100)).status).toBe(503);
+		expect((await page(1000)).status).toBe(200);
+		expect((await page(100)).status).toBe(503);
+		expectError(await api().control('POST', '/faults', { kind: 'status', query: { offset: 1 } }), 400, 'fault.query must be an object of strings');
+	});
+
 	it('can be set over HTTP, one or many, all-or-nothing', async () => {
 		const bad = await api().control('POST', '/faults', [{ kind: 'status', status: 500 }, { kind: 'explode' }]);
 		expectError(bad, 400, 'faults[1].kind must be one of status, slow, non-json, success-false, reset');
@@ -155,6 +165,20 @@ describe('latency', () => {
 		await api().get('/user/list');
 		expect(Date.now() - started).toBeLessThan(100);
 		expectError(await api().control('POST', '/latency', { ms: -5 }), 400, 'ms must be an integer');
+	});
+
+	it('counts the requests in flight (the most at once) and records when each was answered', async () => {
+		sandbox().setLatency(60);
+		await Promise.all([api().get('/user/list'), api().get('/user/list'), api().get('/user/list')]);
+		expect(sandbox().inFlight).toBe(0);
+		expect(sandbox().maxInFlight).toBe(3);
+		for (const r of sandbox().requests) expect(r.answeredAt! - r.at).toBeGreaterThanOrEqual(55);
+		sandbox().clearRequests();
+		expect(sandbox().maxInFlight).toBe(0);
+		await api().get('/user/list');
+		await api().get('/user/list');
+		expect(sandbox().maxInFlight).toBe(1);
+		sandbox().setLatency(0);
 	});
 });
 

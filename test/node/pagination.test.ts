@@ -1,0 +1,247 @@
+/**
+ * Tag → Get Contacts fetches the pages after the first one concurrently (Options → Concurrent Page
+ * Requests, default 4), through n8n-core's real RoutingNode over real HTTP against the sandbox with
+ * latency. Order and completeness are compared with the sandbox's state; the number of requests in
+ * flight is measured on the sandbox's side. No assertion here is about speed
+ * (scripts/bench-pagination.ts prints the figures).
+ */
+import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
+
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
+import { CONTACT_PAGE_CONCURRENCY } from '../../nodes/ConversationInbox/resources/tag/getContacts';
+import { DEMO } from '../sandbox';
+import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
+
+const CONTACTS = 1050;
+const ctx = useSandbox({ latencyMs: 30, seed: { contactsOnBigTag: CONTACTS } });
+
+const BIG = DEMO.tags.big.id;
+const getContacts = (extra: INodeParameters): INodeParameters => ({
+	resource: 'tag',
+	operation: 'getContacts',
+	tagId: BIG,
+	...extra,
+});
+const withConcurrency = (n: unknown): INodeParameters => ({ options: { concurrentPageRequests: n } as INodeParameters });
+const members = (): string[] => ctx.sandbox.state.tagMembers(BIG).map((member) => member.phoneNumber);
+const phones = (out: INodeExecutionData[]): string[] => out.map((item) => String(item.json.phoneNumber));
+/** `offset/limit` of every page request, in arrival order */
+const pagesSent = (): string[] => ctx.sandbox.requests.map((r) => `${r.query.offset}/${r.query.limit}`);
+const sorted = (pages: string[]): string[] => [...pages].sort((a, b) => parseInt(a) - parseInt(b));
+const wholePages = (count: number): string[] => Array.from({ length: count }, (_, i) => `${i * 100}/100`);
+
+describe('Return All: every contact once, in the API\'s order, whatever the concurrency', () => {
+	test.each([1, 4, 10])('concurrency %i: 1 050 contacts in 11 pages; at most that many requests in flight', async (n) => {
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(n) }) });
+		expect(phones(out)).toEqual(members());
+		expect(out).toHaveLength(CONTACTS);
+		expect(new Set(phones(out)).size).toBe(CONTACTS);
+		expect(out.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		// One request per page, no page twice or missing: 0, 100, …, 1000 (each asks a whole page).
+		expect(sorted(pagesSent())).toEqual(wholePages(11));
+		expect(pagesSent()[0]).toBe('0/100');
+		expect(ctx.sandbox.maxInFlight).toBeLessThanOrEqual(n);
+		// 10 pages after the first and 30 ms per request: the setting is actually reached.
+		expect(ctx.sandbox.maxInFlight).toBe(n);
+	});
+
+	test('default (no option set): 4 pages at a time', async () => {
+		expect(CONTACT_PAGE_CONCURRENCY.default).toBe(4);
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true }) });
+		expect(phones(out)).toEqual(members());
+		expect(ctx.sandbox.maxInFlight).toBe(4);
+	});
+
+	test('concurrency 1 is the old sequential walk: pages in order, each sent after the previous answer', async () => {
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(1) }) });
+		expect(phones(out)).toEqual(members());
+		expect(pagesSent()).toEqual(wholePages(11));
+		const requests = ctx.sandbox.requests;
+		for (let i = 1; i < requests.length; i++) {
+			expect(requests[i].at).toBeGreaterThanOrEqual(requests[i - 1].answeredAt!);
+		}
+		expect(ctx.sandbox.maxInFlight).toBe(1);
+	});
+
+	test('a list that fits in the first page: one request, nothing concurrent', async () => {
+		ctx.sandbox.reset({ contactsOnBigTag: 100 });
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(10) }) });
+		expect(pagesSent()).toEqual(['0/100']);
+		expect(phones(out)).toEqual(members());
+	});
+
+	test('two input items: each walks its own tag, output grouped per item and paired', async () => {
+		const out = await runNode(ctx.sandbox, {
+			items: [{ tag: BIG }, { tag: DEMO.tags.vip.id }],
+			parameters: getContacts({ tagId: '={{ $json.tag }}', returnAll: true, ...withConcurrency(3) }),
+		});
+		const vip = ctx.sandbox.state.tagMembers(DEMO.tags.vip.id).map((member) => member.phoneNumber);
+		expect(phones(out)).toEqual([...members(), ...vip]);
+		expect(out.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+			...members().map(() => 0),
+			...vip.map(() => 1),
+		]);
+	});
+});
+
+describe('Limit: exactly that many, no page it does not need, the last page asks only for what is missing', () => {
+	test.each<[number, string[]]>([
+		[30, ['0/30']],
+		[100, ['0/100']],
+		[101, ['0/100', '100/1']],
+		[250, ['0/100', '100/100', '200/50']],
+		[1001, [...wholePages(10), '1000/1']],
+		// More than the tag has: the total caps the plan; the last page asks for the 50 that exist.
+		[5000, [...wholePages(10), '1000/50']],
+	])('Limit %i (concurrency 4)', async (limit, expected) => {
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: false, limit, ...withConcurrency(4) }) });
+		expect(sorted(pagesSent())).toEqual(expected);
+		expect(phones(out)).toEqual(members().slice(0, limit));
+	});
+
+	test('Limit 250 with concurrency 10: still 3 requests, 2 of them at once', async () => {
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ limit: 250, ...withConcurrency(10) }) });
+		expect(sorted(pagesSent())).toEqual(['0/100', '100/100', '200/50']);
+		expect(ctx.sandbox.maxInFlight).toBe(2);
+		expect(out).toHaveLength(250);
+	});
+});
+
+describe('the tag changes while it is paged', () => {
+	const EXTRA = [DEMO.contacts.alice, DEMO.contacts.noChat, DEMO.contacts.pinned].map((c) => c.phoneNumber);
+
+	/** Tags three more contacts (newest first in the list) just before the second page is handled. */
+	function addThreeAfterFirstPage(): void {
+		let done = false;
+		ctx.sandbox.beforeHandle = (request, state) => {
+			if (done || request.query.offset === '0') return;
+			done = true;
+			const newest = state.tagMembers(BIG)[0].addedAtMs;
+			EXTRA.forEach((phone, i) => state.tagContact(state.contacts.get(phone)!, BIG, newest + (i + 1) * 60_000));
+		};
+	}
+
+	test('Return All, 3 contacts added: the shifted copies are dropped, nothing duplicated, nothing missing', async () => {
+		const before = members().slice();
+		addThreeAfterFirstPage();
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(4) }) });
+		// The new contacts sit before the first page's end (the list is newest first): this run had
+		// read past them already. Every contact that was on the tag at the start comes once, in order.
+		expect(members()).toHaveLength(CONTACTS + 3);
+		expect(phones(out)).toEqual(before);
+		expect(sorted(pagesSent())).toEqual(wholePages(11));
+	});
+
+	test('Limit 250, 3 contacts added: exactly 250, no copies; one more request asks for the 3 missing', async () => {
+		const before = members().slice();
+		addThreeAfterFirstPage();
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ limit: 250, ...withConcurrency(4) }) });
+		expect(phones(out)).toEqual(before.slice(0, 250));
+		expect(sorted(pagesSent())).toEqual(['0/100', '100/100', '200/50', '250/3']);
+		expect(pagesSent()[3]).toBe('250/3');
+	});
+
+	test('contacts removed while paging: no copies and nothing invented (a contact shifted across a page boundary can be missed: documented)', async () => {
+		const before = members().slice();
+		let done = false;
+		ctx.sandbox.beforeHandle = (request, state) => {
+			if (done || request.query.offset === '0') return;
+			done = true;
+			for (const phone of before.slice(10, 13)) state.untagContact(state.contacts.get(phone)!, BIG);
+		};
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(4) }) });
+		const got = phones(out);
+		expect(new Set(got).size).toBe(got.length);
+		const known = new Set(before);
+		expect(got.every((phone) => known.has(phone))).toBe(true);
+		// The 3 removed ones came with the first page; later pages moved up by 3: 3 are missed.
+		expect(got).toHaveLength(CONTACTS - 3);
+		expect(got.slice(0, 100)).toEqual(before.slice(0, 100));
+	});
+});
+
+describe('Options → Concurrent Page Requests', () => {
+	const description = new ConversationInbox().description;
+	const options = description.properties.find(
+		(p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('getContacts'),
+	)!;
+	const entries = (options.options as INodeProperties[]).filter((o) => o.name === 'concurrentPageRequests');
+
+	test('a number 1-10, default 4, only on Tag → Get Contacts', () => {
+		expect(entries).toHaveLength(2);
+		for (const entry of entries) {
+			expect(entry).toMatchObject({
+				displayName: 'Concurrent Page Requests',
+				type: 'number',
+				default: CONTACT_PAGE_CONCURRENCY.default,
+				typeOptions: { minValue: 1, maxValue: 10 },
+			});
+		}
+		const elsewhere = description.properties
+			.filter((p) => p.name === 'options' && !p.displayOptions?.show?.operation?.includes('getContacts'))
+			.flatMap((p) => (p.options as INodeProperties[]).map((o) => o.name));
+		expect(elsewhere).not.toContain('concurrentPageRequests');
+		expect((options.options as INodeProperties[]).map((o) => o.displayName)).toEqual([
+			'Concurrent Page Requests',
+			'Concurrent Page Requests',
+			'Extra Query Parameters',
+		]);
+	});
+
+	test.each<[string, boolean, INodeParameters]>([
+		['Return All', true, { returnAll: true }],
+		['Return All (a Limit left from before)', true, { returnAll: true, limit: 20 }],
+		['Limit 101 (two pages)', true, { returnAll: false, limit: 101 }],
+		['Limit from an expression', true, { returnAll: false, limit: '={{ 500 }}' }],
+		['Limit 100 (one page)', false, { returnAll: false, limit: 100 }],
+		['Limit 50 (the default)', false, { returnAll: false }],
+	])('%s: the option is shown (and its value kept by n8n): %s', (_label, shown, list) => {
+		const stored: INodeParameters = {
+			resource: 'tag',
+			operation: 'getContacts',
+			tagId: BIG,
+			...list,
+			options: { concurrentPageRequests: 7 },
+		};
+		// What the editor and the workflow loader keep of the parameters (hidden values are dropped).
+		const kept = NodeHelpers.getNodeParameters(description.properties, stored, false, false, null, description);
+		const value = (kept?.options as INodeParameters | undefined)?.concurrentPageRequests;
+		expect(value).toBe(shown ? 7 : undefined);
+	});
+
+	test.each<[unknown, string]>([
+		[0, '0'],
+		[11, '11'],
+		[2.5, '2.5'],
+		['many', '"many"'],
+	])('%p is refused before anything is sent: error naming the field and the item', async (value, shown) => {
+		const error = await runNodeError(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(value) }) });
+		expect(error.message).toBe(
+			`Invalid Concurrent Page Requests (options.concurrentPageRequests) in item 0: must be a whole number from 1 to 10, got ${shown}`,
+		);
+		// RoutingNode re-wraps a preSend error in a NodeApiError; ours is its cause.
+		const original = error instanceof NodeOperationError ? error : (error.cause as Error);
+		expect(original).toBeInstanceOf(NodeOperationError);
+		expect((original as NodeOperationError).context.itemIndex).toBe(0);
+		expect(String(error.description)).toContain('Nothing was sent to the API');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('from an expression: "3" is read as 3; under continueOnFail a bad value gives one paired error item', async () => {
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency('={{ "3" }}') }) });
+		expect(out).toHaveLength(CONTACTS);
+		expect(ctx.sandbox.maxInFlight).toBe(3);
+
+		ctx.sandbox.clearRequests();
+		const failed = await runNode(ctx.sandbox, {
+			continueOnFail: true,
+			items: [{ n: 99 }, { n: 2 }],
+			parameters: getContacts({ returnAll: true, ...withConcurrency('={{ $json.n }}') }),
+		});
+		expect(failed[0]).toMatchObject({ json: { error: expect.stringContaining('Concurrent Page Requests') }, pairedItem: { item: 0 } });
+		expect(failed.slice(1)).toHaveLength(CONTACTS);
+		expect(failed.slice(1).every((item) => (item.pairedItem as { item: number }).item === 1)).toBe(true);
+		expect(ctx.sandbox.requests).toHaveLength(11);
+	});
+});

@@ -1,0 +1,146 @@
+/**
+ * The bounded pool behind concurrent page fetches (nodes/ConversationInbox/helpers/pool.ts), on
+ * its own: order, bound, first failure, cancellation. Whether a rejection escapes unhandled cannot
+ * be seen inside jest (it keeps them from process listeners), so that check runs the pool in a child
+ * Node process that fails on any unhandled rejection.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { runPool } from '../../nodes/ConversationInbox/helpers/pool';
+
+const pause = async (ms: number): Promise<void> => await new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('runPool', () => {
+	test('results in index order whatever order the tasks finish in; never more than `concurrency` at once', async () => {
+		let running = 0;
+		let most = 0;
+		const started: number[] = [];
+		const results = await runPool(12, 3, async (index) => {
+			started.push(index);
+			running++;
+			most = Math.max(most, running);
+			await pause(((index * 7) % 5) * 3);
+			running--;
+			return index * 10;
+		});
+		expect(results).toEqual(Array.from({ length: 12 }, (_, i) => i * 10));
+		expect(most).toBe(3);
+		expect(started).toEqual(Array.from({ length: 12 }, (_, i) => i));
+	});
+
+	test('concurrency 1 runs one task after the other; 0 tasks resolve to []; a concurrency above the count is capped', async () => {
+		const log: string[] = [];
+		await runPool(3, 1, async (index) => {
+			log.push(`start ${index}`);
+			await pause(2);
+			log.push(`end ${index}`);
+		});
+		expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2']);
+		expect(await runPool(0, 4, async () => 1)).toEqual([]);
+		let calls = 0;
+		expect(await runPool(2, 10, async (i) => (calls++, i))).toEqual([0, 1]);
+		expect(calls).toBe(2);
+	});
+
+	test('first failure: rejects with THAT error after the running tasks settled; nothing new starts; waiting tasks see the abort', async () => {
+		const started: number[] = [];
+		const settled: number[] = [];
+		let abortedSeenBy: number | undefined;
+		const first = new Error('page 1 failed');
+		const outcome = runPool(10, 3, async (index, signal) => {
+			started.push(index);
+			try {
+				if (index === 1) {
+					await pause(5);
+					throw first;
+				}
+				if (index === 2) {
+					// A task waiting (like a shared Retry-After) gives up when the pool aborts.
+					await new Promise<void>((_resolve, reject) => {
+						signal.addEventListener('abort', () => {
+							abortedSeenBy = index;
+							reject(new Error('aborted wait'));
+						});
+					});
+				}
+				await pause(30);
+				if (index === 0) throw new Error('a later failure, dropped');
+				return index;
+			} finally {
+				settled.push(index);
+			}
+		});
+		await expect(outcome).rejects.toBe(first);
+		expect(started).toEqual([0, 1, 2]);
+		expect(abortedSeenBy).toBe(2);
+		// Task 0 was running when task 1 failed: the pool waited for it.
+		expect(settled.sort()).toEqual([0, 1, 2]);
+	});
+
+	test('the outer signal (execution cancelled) stops the pool and reaches the tasks', async () => {
+		const outer = new AbortController();
+		const started: number[] = [];
+		const outcome = runPool(
+			10,
+			2,
+			async (index, signal) => {
+				started.push(index);
+				await new Promise<void>((resolve, reject) => {
+					const timer = setTimeout(resolve, 20);
+					signal.addEventListener('abort', () => {
+						clearTimeout(timer);
+						reject(new Error('cancelled'));
+					});
+				});
+				return index;
+			},
+			outer.signal,
+		);
+		await pause(30);
+		outer.abort(new Error('execution cancelled'));
+		await expect(outcome).rejects.toThrow('cancelled');
+		expect(started.length).toBeLessThan(10);
+
+		const already = new AbortController();
+		already.abort(new Error('cancelled before'));
+		let ran = 0;
+		await expect(runPool(3, 2, async () => ++ran, already.signal)).rejects.toThrow('cancelled before');
+		expect(ran).toBe(0);
+	});
+
+	test('no unhandled rejection when several tasks fail, at once or later (checked in a child Node process)', () => {
+		const poolModule = path.resolve(__dirname, '../../nodes/ConversationInbox/helpers/pool.ts');
+		const script = `
+			process.on('unhandledRejection', (reason) => { console.error('UNHANDLED', reason); process.exit(3); });
+			const { runPool } = require(${JSON.stringify(poolModule)});
+			const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+			(async () => {
+				const failures = [];
+				for (const width of [1, 2, 4, 8]) {
+					try {
+						await runPool(20, width, async (i, signal) => {
+							await wait(i);
+							if (i % 2 === 1) throw new Error('task ' + i);
+							await new Promise((resolve, reject) => {
+								const t = setTimeout(resolve, 5);
+								signal.addEventListener('abort', () => { clearTimeout(t); reject(new Error('aborted ' + i)); });
+							});
+							return i;
+						});
+					} catch (error) { failures.push(error.message); }
+				}
+				await wait(50);
+				console.log(JSON.stringify(failures));
+			})();
+		`;
+		const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+			cwd: path.resolve(__dirname, '../..'),
+			encoding: 'utf8',
+			timeout: 60_000,
+		});
+		expect(child.stderr).not.toContain('UNHANDLED');
+		expect(child.status).toBe(0);
+		expect(JSON.parse(child.stdout.trim())).toEqual(['task 1', 'task 1', 'task 1', 'task 1']);
+	});
+});

@@ -1,0 +1,159 @@
+/**
+ * Tag contacts fetched concurrently (Options → Concurrent Page Requests) under faults: a 429 on one
+ * page holds back the others (one retry gate per item), a 5xx on a GET page is retried, a page that
+ * keeps failing fails the item with that page's error — no partial output, no unhandled rejection,
+ * nothing sent after the failure but what was already on the wire (that no rejection goes unhandled
+ * is checked on the pool itself, in a child process: test/node/pool.test.ts). Through n8n-core's real
+ * RoutingNode over real HTTP; the sandbox counts and timestamps every request. Only the exponential
+ * backoff is shortened (fast-retry.ts); Retry-After is real.
+ */
+jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
+
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { useSandbox } from '../helpers/node-runner';
+import type { RecordedRequest } from '../sandbox';
+import { DEMO } from '../sandbox';
+import { itemIndexOf, run, runError, sleepMs } from './helpers';
+
+const CONTACTS = 1050;
+const LATENCY_MS = 20;
+const ctx = useSandbox({ latencyMs: LATENCY_MS, seed: { contactsOnBigTag: CONTACTS } });
+
+const BIG = DEMO.tags.big.id;
+const PATH = '/tag/list-contacts';
+const allContacts = (concurrency: number, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'tag',
+	operation: 'getContacts',
+	tagId: BIG,
+	returnAll: true,
+	options: { concurrentPageRequests: concurrency },
+	...extra,
+});
+const members = (tagId = BIG): string[] => ctx.sandbox.state.tagMembers(tagId).map((member) => member.phoneNumber);
+const phones = (out: INodeExecutionData[]): string[] => out.map((item) => String(item.json.phoneNumber));
+const pageCalls = (): RecordedRequest[] => ctx.sandbox.requests.filter((r) => r.path === `/v2${PATH}`);
+/** offset → statuses answered, in arrival order */
+function statusesByOffset(): Record<string, number[]> {
+	const byOffset: Record<string, number[]> = {};
+	for (const r of pageCalls()) (byOffset[r.query.offset] ??= []).push(r.status);
+	return byOffset;
+}
+const everyPageOnce = (except: Record<string, number[]> = {}): Record<string, number[]> => {
+	const expected: Record<string, number[]> = {};
+	for (let offset = 0; offset < CONTACTS; offset += 100) expected[String(offset)] = except[String(offset)] ?? [200];
+	return expected;
+};
+
+describe('429 on a middle page: retried after Retry-After, the other pages wait too', () => {
+	test('concurrency 4: page 100 gets 429 (Retry-After 1 s) while 3 pages are on the wire; nothing is sent before the second is up, nothing lost or doubled', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, query: { offset: '100' }, kind: 'status', status: 429, retryAfterSeconds: 1 });
+		// The other three pages of the first wave answer 100 ms later: when the 429 arrives, their
+		// workers are still waiting for them and only afterwards want to send the next pages.
+		for (const offset of ['200', '300', '400']) sandbox.addFault({ path: PATH, query: { offset }, kind: 'slow', delayMs: 100 });
+
+		const out = await run(sandbox, { parameters: allContacts(4) });
+		expect(phones(out)).toEqual(members());
+		expect(statusesByOffset()).toEqual(everyPageOnce({ '100': [429, 200] }));
+
+		const limited = pageCalls().find((r) => r.status === 429)!;
+		const throttledAt = limited.answeredAt!;
+		const later = pageCalls().filter((r) => r.at > throttledAt);
+		// The retry of page 100 and the 6 pages 500-1000: all after the Retry-After second.
+		expect(later.map((r) => r.query.offset).sort()).toEqual(['100', '1000', '500', '600', '700', '800', '900'].sort());
+		for (const r of later) expect(r.at).toBeGreaterThanOrEqual(throttledAt + 990);
+		expect(sandbox.maxInFlight).toBeLessThanOrEqual(4);
+	});
+
+	test('a 429 on each page of the first concurrent wave: each retried once, the list is complete and in order', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1, times: 4 });
+		const out = await run(sandbox, { parameters: allContacts(4) });
+		expect(phones(out)).toEqual(members());
+		const statuses = statusesByOffset();
+		expect(Object.values(statuses).flat().filter((s) => s === 429)).toHaveLength(4);
+		for (const list of Object.values(statuses)) expect(list.filter((s) => s === 200)).toHaveLength(1);
+		expect(Object.keys(statuses)).toHaveLength(11);
+	});
+
+	test('concurrency 1 (the old sequential walk): 429 on page 2, the same offset sent again, then on', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1 });
+		const out = await run(sandbox, { parameters: allContacts(1) });
+		expect(phones(out)).toEqual(members());
+		expect(pageCalls().map((r) => `${r.query.offset}:${r.status}`)).toEqual([
+			'0:200',
+			'100:429',
+			'100:200',
+			...Array.from({ length: 9 }, (_, i) => `${(i + 2) * 100}:200`),
+		]);
+	});
+});
+
+describe('5xx on a middle page', () => {
+	test('a 500 once on page 300 (a GET): retried, the list is complete and in order', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, query: { offset: '300' }, kind: 'status', status: 500 });
+		const out = await run(sandbox, { parameters: allContacts(4) });
+		expect(phones(out)).toEqual(members());
+		expect(statusesByOffset()).toEqual(everyPageOnce({ '300': [500, 200] }));
+	});
+
+	test('a 500 every time on page 100: the item fails with that page\'s error after 3 sends; nothing is sent after it, nothing left running', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, query: { offset: '100' }, kind: 'status', status: 500, times: Infinity });
+		// The pages the other worker fetches meanwhile are slow, so pages are still left when it fails.
+		sandbox.addFault({ path: PATH, kind: 'slow', delayMs: 60, skip: 1, times: Infinity });
+
+		const error = await runError(sandbox, { parameters: allContacts(2) });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(String(error.description)).toContain('Gave up after 3 attempts.');
+		expect(itemIndexOf(error)).toBe(0);
+		expect(statusesByOffset()['100']).toEqual([500, 500, 500]);
+
+		// Nothing on the wire when the node reports the failure, and nothing sent afterwards.
+		expect(sandbox.inFlight).toBe(0);
+		const failedAt = pageCalls().filter((r) => r.query.offset === '100').pop()!.answeredAt!;
+		const sentAfter = pageCalls().filter((r) => r.at > failedAt);
+		expect(sentAfter).toEqual([]);
+		const count = sandbox.requests.length;
+		expect(count).toBeLessThan(11 + 2);
+		await sleepMs(200);
+		expect(sandbox.requests).toHaveLength(count);
+	});
+
+	test('the same under continueOnFail: one error item for that input item, paired; the next item is complete', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, query: { offset: '500' }, kind: 'status', status: 503, times: Infinity });
+		const out = await run(sandbox, {
+			continueOnFail: true,
+			items: [{ tag: BIG }, { tag: DEMO.tags.vip.id }],
+			parameters: allContacts(4, { tagId: '={{ $json.tag }}' }),
+		});
+		const vip = members(DEMO.tags.vip.id);
+		expect(out).toHaveLength(1 + vip.length);
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(out[0].error).toBeInstanceOf(NodeApiError);
+		expect(out[0].json).toEqual({
+			error: 'The API failed to process the request (HTTP 503)',
+			description: expect.stringContaining('Gave up after 3 attempts.'),
+			httpCode: '503',
+		});
+		expect(phones(out.slice(1))).toEqual(vip);
+		expect(out.slice(1).every((item) => (item.pairedItem as { item: number }).item === 1)).toBe(true);
+	});
+
+	test('two pages failing at once: the item fails once, with the 404; the 500 page is not retried after it', async () => {
+		const { sandbox } = ctx;
+		sandbox.addFault({ path: PATH, query: { offset: '200' }, kind: 'status', status: 404, message: 'no such page' });
+		sandbox.addFault({ path: PATH, query: { offset: '300' }, kind: 'status', status: 500, times: Infinity });
+		const error = await runError(sandbox, { parameters: allContacts(4) });
+		expect(error.message).toContain('HTTP 404');
+		expect(String(error.description)).toContain('no such page');
+		// Page 300's retry was waiting (backoff) or not yet decided when page 200 failed: not sent.
+		expect(statusesByOffset()['300']).toEqual([500]);
+	});
+});
