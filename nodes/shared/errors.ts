@@ -105,8 +105,10 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 		httpCode: failure.statusCode,
 		request: `${failure.method} ${failure.path}`,
 	};
+	// The API's message goes into the message too: under Continue On Fail, n8n keeps only the
+	// message in the error item's JSON and drops the description.
 	const error = new NodeApiError(node, response, {
-		message: `${headline} (HTTP ${failure.statusCode})`,
+		message: `${headline} (HTTP ${failure.statusCode})${message === undefined ? '' : `: ${message}`}`,
 		description: `${quoted}${shape} ${failure.method} ${failure.path} answered HTTP ${failure.statusCode}. ${hint}`,
 		httpCode: String(failure.statusCode),
 		itemIndex,

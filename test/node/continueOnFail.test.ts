@@ -25,7 +25,7 @@ describe('continueOnFail: one error item per failed input item, with pairedItem;
 
 		expect(out[1].error).toBeInstanceOf(NodeApiError);
 		expect(out[1].json).toEqual({
-			error: 'The request conflicts with existing data (HTTP 409)',
+			error: 'The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists',
 			description: expect.stringContaining('API message: "name: a tag named "VIP" already exists"'),
 			httpCode: '409',
 		});

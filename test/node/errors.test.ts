@@ -25,7 +25,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 			},
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400)');
+		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400): integrationId: integration c06bcd5a83f4cf3dda1721ed8 is not an official-channel integration; only official channels have provider templates');
 		expect(error.httpCode).toBe('400');
 		expect(error.description).toContain(
 			`API message: "integrationId: integration ${DEMO.integrations.whatsapp.id} is not an official-channel integration; only official channels have provider templates".`,
@@ -42,7 +42,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 			parameters: createTag('Nope'),
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API token was rejected (HTTP 401)');
+		expect(error.message).toBe('The API token was rejected (HTTP 401): invalid API token');
 		expect(error.httpCode).toBe('401');
 		expect(error.description).toContain('API message: "invalid API token"');
 		expect(error.description).toContain('paste the company API token again');
@@ -56,7 +56,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'automation', operation: 'delete', automationTriggerId: missing },
 		});
-		expect(error.message).toBe('The API could not find what the request names (HTTP 404)');
+		expect(error.message).toBe('The API could not find what the request names (HTTP 404): automationTriggerId: automation trigger c000000000000000000000000 not found');
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain(
 			`API message: "automationTriggerId: automation trigger ${missing} not found"`,
@@ -65,7 +65,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 
 	test('409: a tag with that name exists', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
-		expect(error.message).toBe('The request conflicts with existing data (HTTP 409)');
+		expect(error.message).toBe('The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists');
 		expect(error.httpCode).toBe('409');
 		expect(error.description).toContain('API message: "name: a tag named "VIP" already exists"');
 		expect(error.description).toContain('A tag with this name already exists');
@@ -75,7 +75,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		ctx.sandbox.addFault({ path: '/tag/create', kind: 'success-false' });
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag('Fine') });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200)');
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem');
 		expect(error.httpCode).toBe('200');
 		expect(error.description).toContain(`API message: "${DEFAULT_ERROR_MESSAGE}"`);
 	});
@@ -83,7 +83,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 	test('5xx: the API failed (a POST is not retried: see test/reliability/faults.test.ts)', async () => {
 		ctx.sandbox.addFault({ path: '/tag/create', kind: 'status', status: 503 });
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag('Fine') });
-		expect(error.message).toBe('The API failed to process the request (HTTP 503)');
+		expect(error.message).toBe('The API failed to process the request (HTTP 503): Erro ao enviar mensagem');
 		expect(error.httpCode).toBe('503');
 		expect(ctx.sandbox.requests).toHaveLength(1);
 	});
@@ -103,7 +103,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
 		});
-		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400)');
+		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400): Erro ao enviar mensagem');
 		expect(ctx.sandbox.requests).toHaveLength(2);
 	});
 

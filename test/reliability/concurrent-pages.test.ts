@@ -109,7 +109,7 @@ describe('5xx on a middle page', () => {
 
 		const error = await runError(sandbox, { parameters: allContacts(2) });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(error.message).toBe('The API failed to process the request (HTTP 500): Erro ao enviar mensagem');
 		expect(String(error.description)).toContain('Gave up after 3 attempts.');
 		expect(itemIndexOf(error)).toBe(0);
 		expect(statusesByOffset()['100']).toEqual([500, 500, 500]);
@@ -138,7 +138,7 @@ describe('5xx on a middle page', () => {
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		expect(out[0].error).toBeInstanceOf(NodeApiError);
 		expect(out[0].json).toEqual({
-			error: 'The API failed to process the request (HTTP 503)',
+			error: 'The API failed to process the request (HTTP 503): Erro ao enviar mensagem',
 			description: expect.stringContaining('Gave up after 3 attempts.'),
 			httpCode: '503',
 		});

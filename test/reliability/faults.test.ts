@@ -236,7 +236,7 @@ describe('429 Too Many Requests: retried for every method, honouring Retry-After
 		ctx.sandbox.addFault({ path: '/integration/webhook/create', kind: 'status', status: 429, retryAfterSeconds: 0, times: Infinity });
 		const error = await runError(ctx.sandbox, { parameters: createWebhook(url) });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API is receiving too many requests (HTTP 429)');
+		expect(error.message).toBe('The API is receiving too many requests (HTTP 429): Too many requests, retry later');
 		expect(error.httpCode).toBe('429');
 		expect(String(error.description)).toContain('API message: "Too many requests, retry later"');
 		expect(String(error.description)).toContain('Gave up after 3 attempts.');
@@ -249,7 +249,7 @@ describe('429 Too Many Requests: retried for every method, honouring Retry-After
 		const started = Date.now();
 		const error = await runError(ctx.sandbox, { parameters: listIntegrations });
 		expect(Date.now() - started).toBeLessThan(2000);
-		expect(error.message).toBe('The API is receiving too many requests (HTTP 429)');
+		expect(error.message).toBe('The API is receiving too many requests (HTTP 429): Too many requests, retry later');
 		expect(String(error.description)).toContain('The API asked to wait 120 s before trying again');
 		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(1);
 	});
@@ -266,7 +266,7 @@ describe('5xx: a GET is retried with backoff, a POST never (it may have been car
 	test.each([500, 502, 503])('GET, %i every time: exactly 3 sends, then the error', async (status) => {
 		ctx.sandbox.addFault({ path: '/user/list', kind: 'status', status, times: Infinity });
 		const error = await runError(ctx.sandbox, { parameters: listUsers });
-		expect(error.message).toBe(`The API failed to process the request (HTTP ${status})`);
+		expect(error.message).toBe(`The API failed to process the request (HTTP ${status}): Erro ao enviar mensagem`);
 		expect(String(error.description)).toContain('Gave up after 3 attempts.');
 		expect(calls(ctx.sandbox, '/user/list')).toHaveLength(3);
 	});
@@ -279,7 +279,7 @@ describe('5xx: a GET is retried with backoff, a POST never (it may have been car
 		const path = CREATE_PATHS[label];
 		ctx.sandbox.addFault({ path, kind: 'status', status, times: Infinity });
 		const error = await runError(ctx.sandbox, { parameters: parameters(key) });
-		expect(error.message).toBe(`The API failed to process the request (HTTP ${status})`);
+		expect(error.message).toBe(`The API failed to process the request (HTTP ${status}): Erro ao enviar mensagem`);
 		expect(String(error.description)).toContain('Not retried: the API may have carried out this POST');
 		expect(calls(ctx.sandbox, path)).toHaveLength(1);
 		expect(count(ctx.sandbox, key)).toBe(0);
@@ -347,7 +347,7 @@ describe('answers that retrying would not change: one send, a clear error', () =
 	] as const)('success:false under 200 (%s)', async (_method, parameters, path) => {
 		ctx.sandbox.addFault({ path, kind: 'success-false', times: Infinity });
 		const error = await runError(ctx.sandbox, { parameters });
-		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200)');
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem');
 		expect(String(error.description)).toContain('API message: "Erro ao enviar mensagem"');
 		expect(calls(ctx.sandbox, path)).toHaveLength(1);
 	});
@@ -427,14 +427,14 @@ describe('continueOnFail with good and faulty items: N in, N out, in order, pair
 		const summary = out.map((item) => (item.error ? String(item.json.error) : `ok ${String(item.json.name)}`));
 		expect(summary).toEqual([
 			'ok A-ok',
-			'The API failed to process the request (HTTP 500)',
+			'The API failed to process the request (HTTP 500): Erro ao enviar mensagem',
 			expect.stringMatching(/^Invalid .*\(name\) in item 2: must be 1-255 characters, got 256$/),
 			'ok D-429',
 			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
 			`The API did not answer within ${TIMEOUT_MS} ms (timeout)`,
 			'The API answered with something other than JSON (HTTP 200)',
-			'The API answered that the request did not succeed (HTTP 200)',
-			'The request conflicts with existing data (HTTP 409)',
+			'The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem',
+			'The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists',
 			'ok J-ok',
 		]);
 		expect(out[2].error).toBeInstanceOf(NodeOperationError);
@@ -454,7 +454,7 @@ describe('continueOnFail with good and faulty items: N in, N out, in order, pair
 		faults.forEach((fault) => ctx.sandbox.addFault(fault));
 		const error = await runError(ctx.sandbox, { parameters, items, timeoutMs: TIMEOUT_MS });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API failed to process the request (HTTP 500)');
+		expect(error.message).toBe('The API failed to process the request (HTTP 500): Erro ao enviar mensagem');
 		expect(itemIndexOf(error)).toBe(1);
 		expect(String(error.description)).toContain('POST /tag/create answered HTTP 500');
 		await sleepMs(SLOW_MS + 100);
@@ -581,7 +581,7 @@ describe('inboxApiRequest (trigger activation, list searches) uses the same poli
 			(caught: unknown) => caught,
 		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API failed to process the request (HTTP 503)');
+		expect(error.message).toBe('The API failed to process the request (HTTP 503): Erro ao enviar mensagem');
 		expect(error.description).toContain('Not retried');
 		expect(calls(sandbox, '/integration/webhook/create')).toHaveLength(1);
 		expect(webhooksFor(sandbox, instance.webhookUrl())).toHaveLength(0);
