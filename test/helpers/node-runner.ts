@@ -2,6 +2,7 @@
  * Runs the Conversation Inbox action node against a sandbox through n8n-core's RoutingNode
  * (test/helpers/n8n-harness.ts), and captures what the node throws.
  */
+import { DirectoryLoader } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
@@ -16,11 +17,25 @@ export interface NodeRun {
 	/** defaults to the sandbox's base URL and token */
 	baseUrl?: string;
 	apiToken?: string;
+	/** Settings → Request Options → Timeout (ms) */
+	timeoutMs?: number;
+}
+
+/**
+ * The action node as n8n's loader prepares it: DirectoryLoader adds the "Request Options" node
+ * setting (batching, timeout, …) to every declarative node, so it reaches the node as in n8n.
+ */
+export function loadedNode(): ConversationInbox {
+	const node = new ConversationInbox();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	return node;
 }
 
 export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExecutionData[]> {
-	return await runRoutingNode('conversationInbox', new ConversationInbox(), {
-		parameters: run.parameters,
+	const parameters: INodeParameters = { ...run.parameters };
+	if (run.timeoutMs !== undefined) parameters.requestOptions = { timeout: run.timeoutMs };
+	return await runRoutingNode('conversationInbox', loadedNode(), {
+		parameters,
 		items: run.items,
 		continueOnFail: run.continueOnFail,
 		credentials: {

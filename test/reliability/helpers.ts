@@ -1,60 +1,17 @@
 /**
  * Shared pieces of the reliability suite (not a test file). The node runs through n8n-core's real
- * RoutingNode (test/helpers/n8n-harness.ts) with the "Request Options" node setting that n8n's node
- * loader adds to every declarative node (DirectoryLoader.applyDeclarativeNodeOptionParameters), so
- * Settings → Request Options → Timeout reaches the node exactly as in n8n.
+ * RoutingNode via test/helpers/node-runner.ts, as n8n's loader prepares it (Request Options included).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 
-import { DirectoryLoader } from 'n8n-core';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { NodeRun } from '../helpers/node-runner';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
-import { runRoutingNode } from '../helpers/n8n-harness';
-import type { Sandbox } from '../sandbox';
+export type ReliabilityRun = NodeRun;
 
-export interface ReliabilityRun {
-	parameters: INodeParameters;
-	items?: IDataObject[];
-	continueOnFail?: boolean;
-	baseUrl?: string;
-	apiToken?: string;
-	/** Settings → Request Options → Timeout (ms) */
-	timeoutMs?: number;
-}
-
-/** The action node as n8n's loader prepares it (with the Request Options node setting). */
-export function loadedNode(): ConversationInbox {
-	const node = new ConversationInbox();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-	return node;
-}
-
-export async function run(sandbox: Sandbox, options: ReliabilityRun): Promise<INodeExecutionData[]> {
-	const parameters: INodeParameters = { ...options.parameters };
-	if (options.timeoutMs !== undefined) parameters.requestOptions = { timeout: options.timeoutMs };
-	return await runRoutingNode('conversationInbox', loadedNode(), {
-		parameters,
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-		credentials: {
-			baseUrl: options.baseUrl ?? sandbox.baseUrl,
-			apiToken: options.apiToken ?? sandbox.token,
-		},
-	});
-}
-
-/** The error the run throws; fails the test when it returns output instead. */
-export async function runError(sandbox: Sandbox, options: ReliabilityRun): Promise<Error & IDataObject> {
-	try {
-		await run(sandbox, options);
-	} catch (error) {
-		return error as Error & IDataObject;
-	}
-	throw new Error('expected the node to throw, but it returned output');
-}
+/** The reliability suite runs the node exactly as the node suite does. */
+export { loadedNode, runNode as run, runNodeError as runError } from '../helpers/node-runner';
 
 export const itemIndexOf = (error: unknown): unknown =>
 	(error as { context?: { itemIndex?: unknown } }).context?.itemIndex;
