@@ -11,6 +11,24 @@ export const toQuery = (property: string): INodePropertyRouting => ({
 });
 
 export const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
+
+/** The contact's phone number field, as every operation that takes one shows it. */
+export function phoneNumberParameter(options: {
+	description: string;
+	routing: INodePropertyRouting;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		...(options.required === false ? {} : { required: true }),
+		default: '',
+		placeholder: PHONE_PLACEHOLDER,
+		description: options.description,
+		routing: options.routing,
+	};
+}
 export const LID_EXAMPLE = '123456789012345@lid';
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';

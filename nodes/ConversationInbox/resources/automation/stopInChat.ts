@@ -1,6 +1,6 @@
 import { chatLocatorProperty } from '../../../shared/chatLocator';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { CHANNEL_CHAT_ID_EXAMPLE, PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { asItemJson } from '../../helpers/output';
@@ -47,16 +47,12 @@ export const stopInChat = defineOperation({
 				'The chat\'s ID on the messaging channel: the number followed by @s.whatsapp.net for a contact, or a group JID ending in @g.us',
 			routing: toBody('chatId'),
 		},
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			default: '',
-			placeholder: PHONE_PLACEHOLDER,
+		phoneNumberParameter({
+			required: false,
 			description:
 				'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
 			routing: toBody('phoneNumber'),
-		},
+		}),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',

@@ -1,4 +1,4 @@
-import { PHONE_PLACEHOLDER, toQuery } from '../../helpers/fields';
+import { phoneNumberParameter, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { phone, queryField } from '../../helpers/validation';
@@ -14,17 +14,11 @@ export const get = defineOperation({
 	method: 'GET',
 	path: '/inbox/get-custom-fields-from-chat',
 	fields: [
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: PHONE_PLACEHOLDER,
+		phoneNumberParameter({
 			description:
 				'Phone number of the contact: country code, area code and number, 8-30 characters (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toQuery(WIRE.customFieldsRead.phoneNumber),
-		},
+		}),
 	],
 	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true })],
 	// One item: { fields: [...], assignedTemplateIds: [...] }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { idHint, PHONE_PLACEHOLDER, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import { idHint, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import type { Rule } from '../../helpers/validation';
@@ -78,17 +78,11 @@ export const upsert = defineOperation({
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
 	fields: [
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: PHONE_PLACEHOLDER,
+		phoneNumberParameter({
 			description:
 				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toBody('phoneNumber'),
-		},
+		}),
 		{
 			displayName: 'Template Field Inputs',
 			name: 'inputs',

@@ -1,5 +1,5 @@
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { PHONE_PLACEHOLDER, toBody } from '../../helpers/fields';
+import { phoneNumberParameter, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, id, text } from '../../helpers/validation';
@@ -18,17 +18,11 @@ export const validatePhoneNumber = defineOperation({
 			description: 'The channel integration (messaging line) to check the number on',
 			routing: toBody('integrationId'),
 		}),
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: PHONE_PLACEHOLDER,
+		phoneNumberParameter({
 			description:
 				'Phone number to check: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
 			routing: toBody('phoneNumber'),
-		},
+		}),
 	],
 	rules: [
 		id(bodyField('integrationId', 'Integration'), { required: true }),

@@ -1,5 +1,5 @@
 import { MAX_TAGS_PER_REMOVAL, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { idHint, LID_EXAMPLE, listParameter, PHONE_PLACEHOLDER, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import { idHint, LID_EXAMPLE, listParameter, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { atLeastOne, bodyField, boolean, list, phone } from '../../helpers/validation';
@@ -17,17 +17,11 @@ export const removeFromContact = defineOperation({
 	method: 'POST',
 	path: '/tag/remove-from-contact',
 	fields: [
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: PHONE_PLACEHOLDER,
+		phoneNumberParameter({
 			description:
 				`The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
 			routing: toBody('phoneNumber'),
-		},
+		}),
 		{
 			...listParameter({
 				displayName: 'Tag IDs',
