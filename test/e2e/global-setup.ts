@@ -2,6 +2,7 @@
  * Once per e2e run, before any test file: build and pack the package, and provision every n8n
  * version the run selects (N8N_E2E_VERSIONS, default "2,1"). Cold, provisioning is the slow part
  * (several minutes per version); warm, the provisioning script only checks its cache.
+ * When n8n 2.x is selected, also install Chromium for the browser check (scripts/install-chromium.sh).
  * The results reach the test files through process.env (they run after this, in this process or
  * in workers forked from it).
  */
@@ -9,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { browserCheckEnabled, installChromium } from './harness/browser';
 import { buildPackage, packPackage } from './harness/package';
 import { provisionN8n, selectedMajors } from './harness/provision';
 
@@ -25,5 +27,8 @@ export default async function globalSetup(): Promise<void> {
 		const install = provisionN8n(major);
 		process.env[`E2E_N8N_${major}`] = JSON.stringify(install);
 	}
+	// The browser check (suites/browser.ts) runs on n8n 2.x: Debian's Chromium, installed once by
+	// scripts/install-chromium.sh (a no-op when /usr/bin/chromium exists). E2E_BROWSER=0 skips both.
+	if (majors.includes('2') && browserCheckEnabled()) installChromium();
 	process.stderr.write(`[e2e] setup done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
