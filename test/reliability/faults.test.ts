@@ -248,7 +248,8 @@ describe('429 Too Many Requests: retried for every method, honouring Retry-After
 		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status: 429, retryAfterSeconds: 120 });
 		const started = Date.now();
 		const error = await runError(ctx.sandbox, { parameters: listIntegrations });
-		expect(Date.now() - started).toBeLessThan(2000);
+		// Not waited for: far below the 120 s asked (a wide bound, so a busy machine cannot fail it).
+		expect(Date.now() - started).toBeLessThan(30_000);
 		expect(error.message).toBe('The API is receiving too many requests (HTTP 429): Too many requests, retry later');
 		expect(String(error.description)).toContain('The API asked to wait 120 s before trying again');
 		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(1);

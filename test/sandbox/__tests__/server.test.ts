@@ -156,14 +156,15 @@ describe('faults', () => {
 
 describe('latency', () => {
 	it('adds the configured latency to every /v2 request, settable in code and over HTTP', async () => {
-		sandbox().setLatency(120);
+		// Lower bounds only, with a wide gap, so a busy machine cannot fail it.
+		sandbox().setLatency(400);
 		let started = Date.now();
 		await api().get('/user/list');
-		expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
 		expect((await api().control('POST', '/latency', { ms: 0 })).body.latencyMs).toBe(0);
 		started = Date.now();
 		await api().get('/user/list');
-		expect(Date.now() - started).toBeLessThan(100);
+		expect(Date.now() - started).toBeLessThan(390);
 		expectError(await api().control('POST', '/latency', { ms: -5 }), 400, 'ms must be an integer');
 	});
 
