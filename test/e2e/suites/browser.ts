@@ -1,0 +1,226 @@
+/**
+ * The editor in a real browser (n8n 2.x only): headless Chromium (Debian's, driven by
+ * playwright-core, see harness/browser.ts) logs in as the owner, opens the example workflows
+ * (imported through the public API, as `npm run dev` does), and checks what a user sees:
+ * our node icons load, the action node's Integration picker lists the sandbox's integrations
+ * From List (and filters them by the typed text), and the trigger shows its notice about webhooks
+ * the API cannot delete. Screenshots of every step go to test-output/screenshots/.
+ *
+ * Skipped with E2E_BROWSER=0.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+import { DEMO } from '../../sandbox';
+import { browserCheckEnabled, launchBrowser, processesMentioning, type BrowserSession } from '../harness/browser';
+import type { E2EContext } from '../harness/context';
+import { DEMO_OWNER } from '../harness/stack';
+import { PACKAGE_NAME } from '../harness/provision';
+import { ACTION_NODE_TYPE, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../harness/workflows';
+
+/** Where n8n serves a community node's icon: /icons/<package>/<path of the file in the package>. */
+const ICON_BASE = `/icons/${PACKAGE_NAME}/dist/nodes/ConversationInbox`;
+const LIGHT_ICON = `${ICON_BASE}/conversationInbox.svg`;
+const DARK_ICON = `${ICON_BASE}/conversationInbox.dark.svg`;
+
+/** The example node whose operation (Template → Get Many) has an Integration field. */
+const TEMPLATES_EXAMPLE = 'template-listing';
+const TEMPLATES_NODE = 'Get approved templates';
+const TRIGGER_EXAMPLE = 'trigger-to-reply';
+const TRIGGER_NODE = 'On a received message';
+
+const TRIGGER_NOTICE =
+	'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.';
+
+/** What the picker shows for each sandbox integration: "<name> (<status>)", sorted by name. */
+function expectedPickerItems(): string[] {
+	return Object.values(DEMO.integrations)
+		.map((i) => `${i.name} (${i.connectionStatus})`)
+		.sort((a, b) => a.localeCompare(b));
+}
+
+/** What the page-side code below reads of an <img> (the tests compile without the DOM types). */
+interface ImageElement {
+	complete: boolean;
+	naturalWidth: number;
+	decode(): Promise<void>;
+	getAttribute(name: string): string | null;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The visible texts of the elements `items` matches, once `done(texts)` holds (else the last seen, after timeoutMs). */
+async function visibleTexts(items: Locator, done: (texts: string[]) => boolean, timeoutMs = 15_000): Promise<string[]> {
+	const deadline = Date.now() + timeoutMs;
+	let texts: string[] = [];
+	for (;;) {
+		texts = (await items.locator('visible=true').allInnerTexts()).map((t) => t.trim());
+		if (done(texts) || Date.now() > deadline) return texts;
+		await sleep(200);
+	}
+}
+
+/** The <img> icon of a canvas node: its src, and whether it loaded (complete, naturalWidth > 0). */
+async function iconOf(node: Locator): Promise<{ src: string; loaded: boolean; naturalWidth: number }> {
+	const img = node.locator('img').first();
+	await img.waitFor({ state: 'visible' });
+	// decode() resolves once the image is loaded and decodable, and rejects when it is broken.
+	return await img.evaluate(async (el: ImageElement) => {
+		try {
+			await el.decode();
+		} catch {
+			// broken image: naturalWidth stays 0
+		}
+		return { src: el.getAttribute('src') ?? '', loaded: el.complete, naturalWidth: el.naturalWidth };
+	});
+}
+
+export function browserSuite(ctx: () => E2EContext): void {
+	(browserCheckEnabled() ? describe : describe.skip)('the editor in a browser (Chromium)', () => {
+		let browser: BrowserSession | undefined;
+		const workflowIds: Record<string, string> = {};
+		const pages: Page[] = [];
+
+		const session = (): BrowserSession => {
+			if (!browser) throw new Error('Chromium did not start (see the beforeAll error)');
+			return browser;
+		};
+		const url = (path: string): string => `${ctx().stack.n8n.url}${path}`;
+
+		/** A new tab on a workflow, with its canvas drawn. */
+		async function openWorkflow(example: string, query = ''): Promise<Page> {
+			const page = await session().newPage();
+			pages.push(page);
+			await page.goto(url(`/workflow/${workflowIds[example]}${query}`));
+			await page.getByTestId('canvas-node').first().waitFor({ state: 'visible' });
+			return page;
+		}
+
+		/** Opens a node's panel (NDV) by double-clicking it on the canvas. */
+		async function openNode(page: Page, nodeName: string): Promise<Locator> {
+			await page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).dblclick();
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor({ state: 'visible' });
+			await ndv.getByTestId('node-parameters').waitFor({ state: 'visible' });
+			return ndv;
+		}
+
+		beforeAll(async () => {
+			const c = ctx();
+			for (const example of [TEMPLATES_EXAMPLE, TRIGGER_EXAMPLE]) {
+				const workflow = await c.client.createWorkflow(prepareForImport(loadExample(example), c.stack.credential));
+				workflowIds[example] = workflow.id;
+			}
+			browser = await launchBrowser();
+		}, 90_000);
+
+		afterEach(async () => {
+			// A tab with unsaved edits is closed without its "leave the page?" prompt.
+			for (const page of pages.splice(0)) await page.close({ runBeforeUnload: false }).catch(() => undefined);
+		});
+
+		afterAll(async () => {
+			const dir = browser?.userDataDir;
+			await browser?.close();
+			// Nothing Chromium started outlives the suite.
+			if (dir) expect(processesMentioning(dir)).toEqual([]);
+		}, 30_000);
+
+		test('the owner signs in to the editor', async () => {
+			const page = await session().newPage();
+			pages.push(page);
+			await page.goto(url('/signin'));
+			await page.locator('input[type="email"]').fill(DEMO_OWNER.email);
+			await page.locator('input[type="password"]').fill(DEMO_OWNER.password);
+			const submit = page.getByTestId('form-submit-button');
+			await expect(submit.innerText()).resolves.toMatch(/sign in/i);
+			await submit.click();
+			await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+			// The session cookie is what the following tabs use.
+			const cookies = await session().context.cookies(ctx().stack.n8n.url);
+			expect(cookies.map((cookie) => cookie.name)).toContain('n8n-auth');
+			// The overview lists the workflows imported for this suite.
+			for (const example of [TEMPLATES_EXAMPLE, TRIGGER_EXAMPLE]) {
+				await page.getByText(loadExample(example).name, { exact: true }).first().waitFor({ state: 'visible' });
+			}
+			await session().screenshot(page, '01-signed-in');
+		}, 60_000);
+
+		test('an example workflow opens with our node and its icon (light theme)', async () => {
+			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
+			expect(await page.locator('body').getAttribute('data-theme')).not.toBe('dark');
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-type="${ACTION_NODE_TYPE}"]`);
+			await expect(node.getAttribute('data-node-name')).resolves.toBe(TEMPLATES_NODE);
+			await node.getByText(TEMPLATES_NODE).waitFor({ state: 'visible' });
+			const icon = await iconOf(node);
+			expect(icon.src).toBe(LIGHT_ICON);
+			expect(icon.loaded).toBe(true);
+			expect(icon.naturalWidth).toBeGreaterThan(0);
+			await session().screenshot(page, '02-workflow-light-icon');
+		}, 60_000);
+
+		test('the Integration picker (From List) lists the sandbox integrations and filters them', async () => {
+			const { sandbox } = ctx();
+			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
+			const ndv = await openNode(page, TEMPLATES_NODE);
+			await expect(ndv.getByTestId('parameter-input-resource').locator('input').inputValue()).resolves.toBe('Template');
+			await expect(ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).resolves.toBe('Get Many');
+			const locator = ndv.getByTestId('resource-locator-integrationId');
+			await locator.waitFor({ state: 'visible' });
+			// The NDV header shows our icon too.
+			await session().screenshot(page, '03-action-node-panel');
+
+			// Mode: From list (the example stores a plain ID).
+			await locator.getByTestId('rlc-mode-selector').click();
+			await page.getByRole('option', { name: /^from list$/i }).click();
+			await expect(locator.getByTestId('rlc-mode-selector').locator('input').inputValue()).resolves.toMatch(/^from list$/i);
+
+			const listCallsBefore = sandbox.requests.filter((r) => r.path === '/v2/integration/list').length;
+			await locator.getByTestId('rlc-input').click();
+			const items = page.getByTestId('rlc-item');
+			await items.first().waitFor({ state: 'visible' });
+			// The whole list, in order (waits while it is still loading).
+			const expected = expectedPickerItems();
+			const texts = await visibleTexts(items, (t) => t.length >= expected.length);
+			expect(texts).toEqual(expected);
+			// n8n asked our node's searchIntegrations, which called the sandbox API.
+			expect(sandbox.requests.filter((r) => r.path === '/v2/integration/list').length).toBeGreaterThan(listCallsBefore);
+			await session().screenshot(page, '04-integration-picker-from-list');
+
+			// Typing filters the list (the node filters by name or ID).
+			await page.getByTestId('rlc-search').fill('support');
+			const support = `${DEMO.integrations.whatsapp.name} (${DEMO.integrations.whatsapp.connectionStatus})`;
+			expect(await visibleTexts(items, (t) => t.length === 1 && t[0] === support)).toEqual([support]);
+			await session().screenshot(page, '05-integration-picker-search');
+
+			// Picking it shows its name in the field.
+			await page.getByTestId('rlc-item').filter({ hasText: support }).click();
+			await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe(support);
+			await session().screenshot(page, '06-integration-picked');
+		}, 90_000);
+
+		test('the trigger shows the notice about webhooks the API cannot delete', async () => {
+			const page = await openWorkflow(TRIGGER_EXAMPLE, '?theme=light');
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-type="${TRIGGER_NODE_TYPE}"]`);
+			const icon = await iconOf(node);
+			expect(icon.src).toBe(LIGHT_ICON);
+			expect(icon.naturalWidth).toBeGreaterThan(0);
+			const ndv = await openNode(page, TRIGGER_NODE);
+			const notice = ndv.getByRole('alert').filter({ hasText: 'The API cannot delete webhooks' });
+			await notice.waitFor({ state: 'visible' });
+			expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe(TRIGGER_NOTICE);
+			await ndv.getByTestId('resource-locator-integrationId').waitFor({ state: 'visible' });
+			await session().screenshot(page, '07-trigger-notice');
+		}, 60_000);
+
+		test('the icons switch to the dark variant in the dark theme', async () => {
+			const page = await openWorkflow(TRIGGER_EXAMPLE, '?theme=dark');
+			expect(await page.locator('body').getAttribute('data-theme')).toBe('dark');
+			for (const type of [TRIGGER_NODE_TYPE, ACTION_NODE_TYPE]) {
+				const icon = await iconOf(page.locator(`[data-test-id="canvas-node"][data-node-type="${type}"]`));
+				expect({ type, src: icon.src }).toEqual({ type, src: DARK_ICON });
+				expect(icon.naturalWidth).toBeGreaterThan(0);
+			}
+			await session().screenshot(page, '08-workflow-dark-icons');
+		}, 60_000);
+	});
+}
