@@ -16,15 +16,10 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-bench-'));
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runRoutingNode } from '../test/helpers/n8n-harness';
+import { option } from './bench-options';
 import { DEMO, startSandbox } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
 
-function option(name: string, fallback: number): number {
-	const at = process.argv.indexOf(`--${name}`);
-	const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-	if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0`);
-	return value;
-}
 
 // By its full name: under plain Node resolution "ConversationInbox.node" finds the codex file
 // ConversationInbox.node.json before the .ts source.

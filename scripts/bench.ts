@@ -28,6 +28,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { option } from './bench-options';
 import { DEMO, startSandbox } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
 import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
@@ -38,13 +39,6 @@ import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
 import { ACTION_NODE_TYPE, chainWorkflow, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../test/e2e/harness/workflows';
 
 // ---- options --------------------------------------------------------------------------------
-
-function option(name: string, fallback: number): number {
-	const at = process.argv.indexOf(`--${name}`);
-	const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-	if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0`);
-	return value;
-}
 
 const LATENCY_MS = option('latency', 20);
 const RUNS = Math.max(1, Math.round(option('runs', 5)));
