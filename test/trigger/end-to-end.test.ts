@@ -49,6 +49,29 @@ function to<T extends { url: string }>(instance: TriggerInstance, deliveries: T[
 	return deliveries.filter((delivery) => delivery.url.split('?')[0] === instance.webhookUrl());
 }
 
+/**
+ * Registers one more MESSAGE_SENT webhook to this trigger's URL directly on the platform, as a
+ * third party (or another method) would; asserts the API accepted it.
+ */
+async function registerDirectly(
+	instance: TriggerInstance,
+	method: string,
+	headers: Array<{ key: string; value: string }>,
+): Promise<void> {
+	const response = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({
+			integrationId: WHATSAPP,
+			url: instance.webhookUrl(),
+			method,
+			type: 'MESSAGE_SENT',
+			headers,
+		}),
+	});
+	expect(response.status).toBe(200);
+}
+
 /** A phone number no seeded contact has, so the message is the contact's first. */
 function newPhoneNumber(): string {
 	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
@@ -146,20 +169,13 @@ describe('sandbox deliveries to the trigger', () => {
 	test('a delivery with a stranger\'s secret (a webhook registered by someone else to our URL) is rejected with 401', async () => {
 		const instance = await activatedTrigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		const [ours] = webhooksFor(sandbox, instance.webhookUrl());
-		const response = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				integrationId: WHATSAPP,
-				url: instance.webhookUrl(),
-				method: 'POST',
-				type: 'MESSAGE_SENT',
-				headers: ours.headers.map((header) =>
-					header.key === SECRET_HEADER ? { key: SECRET_HEADER, value: 'guessed-secret' } : header,
-				),
-			}),
-		});
-		expect(response.status).toBe(200);
+		await registerDirectly(
+			instance,
+			'POST',
+			ours.headers.map((header) =>
+				header.key === SECRET_HEADER ? { key: SECRET_HEADER, value: 'guessed-secret' } : header,
+			),
+		);
 		const executionsBefore = endpoint.executions.length;
 
 		const deliveries = to(
@@ -182,18 +198,7 @@ describe('sandbox deliveries to the trigger', () => {
 		const instance = await activatedTrigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		const [ours] = webhooksFor(sandbox, instance.webhookUrl());
 		for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
-			const response = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
-				method: 'POST',
-				headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
-				body: JSON.stringify({
-					integrationId: WHATSAPP,
-					url: instance.webhookUrl(),
-					method,
-					type: 'MESSAGE_SENT',
-					headers: ours.headers,
-				}),
-			});
-			expect(response.status).toBe(200);
+			await registerDirectly(instance, method, ours.headers);
 		}
 		const executionsBefore = endpoint.executions.length;
 
