@@ -104,3 +104,15 @@ export function returnAllAndLimit(pageHint: string): INodeProperties[] {
 		},
 	];
 }
+
+/** The "Additional Fields" collection of an operation: optional fields behind "Add Field". */
+export function additionalFields(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}

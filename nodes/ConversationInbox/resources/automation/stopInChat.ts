@@ -1,6 +1,6 @@
 import { chatLocatorProperty } from '../../../shared/chatLocator';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, toBody } from '../../helpers/fields';
+import { additionalFields, CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { asItemJson } from '../../helpers/output';
@@ -53,21 +53,14 @@ export const stopInChat = defineOperation({
 				'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
 			routing: toBody('phoneNumber'),
 		}),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				integrationLocatorProperty({
-					required: false,
-					description:
-						'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
-					routing: toBody('integrationId'),
-				}),
-			],
-		},
+		additionalFields([
+			integrationLocatorProperty({
+				required: false,
+				description:
+					'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
+				routing: toBody('integrationId'),
+			}),
+		]),
 	],
 	rules: [
 		id(chatInternalId),

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { idHint, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import { additionalFields, idHint, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import type { Rule } from '../../helpers/validation';
@@ -118,23 +118,16 @@ export const upsert = defineOperation({
 			],
 			routing: toBody('inputs'),
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Extra Field Inputs (JSON)',
-					name: 'extraFieldInputs',
-					type: 'json',
-					default: '[]',
-					description:
-						'Inputs for extra fields (fields not from a template), as a JSON list of objects sent as they are after the template field inputs. Their shape is not documented by the API.',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Extra Field Inputs (JSON)',
+				name: 'extraFieldInputs',
+				type: 'json',
+				default: '[]',
+				description:
+					'Inputs for extra fields (fields not from a template), as a JSON list of objects sent as they are after the template field inputs. Their shape is not documented by the API.',
+			},
+		]),
 	],
 	rules: [text(bodyField('phoneNumber', 'Phone Number'), { required: true, trim: true }), buildInputs],
 	// One item: { customFields: [...] }

@@ -1,5 +1,5 @@
 import { COLOR_PATTERN, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { toBody } from '../../helpers/fields';
+import { additionalFields, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, text } from '../../helpers/validation';
@@ -25,25 +25,18 @@ export const create = defineOperation({
 				'Name of the tag, 1-255 characters. Must be unique in the company; names are case-sensitive.',
 			routing: toBody('name'),
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Color',
-					name: 'color',
-					type: 'color',
-					default: '#000000',
-					placeholder: '#RRGGBB',
-					description:
-						'Colour of the tag as # and six hex digits, e.g. #1A73E8. The API uses #000000 when it is not set.',
-					routing: toBody('color'),
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Color',
+				name: 'color',
+				type: 'color',
+				default: '#000000',
+				placeholder: '#RRGGBB',
+				description:
+					'Colour of the tag as # and six hex digits, e.g. #1A73E8. The API uses #000000 when it is not set.',
+				routing: toBody('color'),
+			},
+		]),
 	],
 	rules: [
 		text(bodyField('name', 'Name'), { required: true, min: 1, max: NAME_MAX_LENGTH }),

@@ -1,5 +1,5 @@
 import { MAX_TAGS_PER_REMOVAL, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { idHint, LID_EXAMPLE, listParameter, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import { additionalFields, idHint, LID_EXAMPLE, listParameter, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { atLeastOne, bodyField, boolean, list, phone } from '../../helpers/validation';
@@ -46,24 +46,17 @@ export const removeFromContact = defineOperation({
 				routing: toBody('tagNames'),
 			}),
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Trigger Automations',
-					name: 'triggerAutomations',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to start the system automations that react to a tag being removed from a contact, one per tag actually removed. They run on the most recent chat of the number; bot flows are not started.',
-					routing: toBody('triggerAutomations'),
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Trigger Automations',
+				name: 'triggerAutomations',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to start the system automations that react to a tag being removed from a contact, one per tag actually removed. They run on the most recent chat of the number; bot flows are not started.',
+				routing: toBody('triggerAutomations'),
+			},
+		]),
 	],
 	rules: [
 		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, lid: true }),

@@ -4,7 +4,7 @@ import {
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { toBody } from '../../helpers/fields';
+import { additionalFields, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { bodyField, id, integer, keyValueList, oneOf, url } from '../../helpers/validation';
@@ -54,65 +54,58 @@ export const create = defineOperation({
 			description: 'HTTP method of the call',
 			routing: toBody(WIRE.webhookCreate.method),
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Delay Minutes',
-					name: 'delayMinutes',
-					type: 'number',
-					typeOptions: { minValue: 0, numberPrecision: 0 },
-					default: 0,
-					description: 'Minutes to wait after the event before calling (0 = at once)',
-					routing: toBody('delayMinutes'),
-				},
-				{
-					displayName: 'Headers',
-					name: 'headers',
-					type: 'fixedCollection',
-					placeholder: 'Add Header',
-					typeOptions: { multipleValues: true },
-					default: {},
-					description: 'Extra HTTP headers sent with every call, e.g. a shared secret',
-					options: [
-						{
-							displayName: 'Header',
-							name: 'header',
-							values: [
-								{
-									displayName: 'Key',
-									name: 'key',
-									type: 'string',
-									default: '',
-									placeholder: 'e.g. X-Api-Key',
-								},
-								{
-									displayName: 'Value',
-									name: 'value',
-									type: 'string',
-									default: '',
-									placeholder: 'e.g. my-shared-secret',
-								},
-							],
-						},
-					],
-					routing: toBody('headers'),
-				},
-				{
-					displayName: 'Transfer Type',
-					name: 'transferType',
-					type: 'options',
-					options: TRANSFER_TYPE_OPTIONS,
-					default: 'ALL',
-					description: 'Which transfers fire the webhook',
-					routing: toBody(WIRE.webhookCreate.transferType),
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Delay Minutes',
+				name: 'delayMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description: 'Minutes to wait after the event before calling (0 = at once)',
+				routing: toBody('delayMinutes'),
+			},
+			{
+				displayName: 'Headers',
+				name: 'headers',
+				type: 'fixedCollection',
+				placeholder: 'Add Header',
+				typeOptions: { multipleValues: true },
+				default: {},
+				description: 'Extra HTTP headers sent with every call, e.g. a shared secret',
+				options: [
+					{
+						displayName: 'Header',
+						name: 'header',
+						values: [
+							{
+								displayName: 'Key',
+								name: 'key',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. X-Api-Key',
+							},
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. my-shared-secret',
+							},
+						],
+					},
+				],
+				routing: toBody('headers'),
+			},
+			{
+				displayName: 'Transfer Type',
+				name: 'transferType',
+				type: 'options',
+				options: TRANSFER_TYPE_OPTIONS,
+				default: 'ALL',
+				description: 'Which transfers fire the webhook',
+				routing: toBody(WIRE.webhookCreate.transferType),
+			},
+		]),
 	],
 	rules: [
 		id(bodyField('integrationId', 'Integration'), { required: true }),
