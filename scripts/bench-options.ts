@@ -5,3 +5,12 @@ export function option(name: string, fallback: number): number {
 	if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0`);
 	return value;
 }
+
+/** `--name value` as text, or undefined when absent. */
+export function textOption(name: string): string | undefined {
+	const at = process.argv.indexOf(`--${name}`);
+	if (at < 0) return undefined;
+	const value = process.argv[at + 1];
+	if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
+	return value;
+}

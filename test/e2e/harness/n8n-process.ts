@@ -81,6 +81,8 @@ export interface N8nStartOptions {
 	readyTimeoutMs?: number;
 	/** also copy n8n's output to this stream (dev: the terminal) */
 	echo?: NodeJS.WritableStream;
+	/** options for the Node binary itself, before n8n's script (the bench's --cpu-prof) */
+	nodeArgs?: string[];
 }
 
 /** The environment every harness-started n8n gets: localhost only, nothing phoned home. */
@@ -202,7 +204,7 @@ export class N8nProcess {
 		delete env.NODE_OPTIONS;
 		delete env.JEST_WORKER_ID;
 		const logStream = createWriteStream(join(options.userFolder, 'n8n.log'));
-		const child = spawn(options.install.node, [options.install.bin, 'start'], {
+		const child = spawn(options.install.node, [...(options.nodeArgs ?? []), options.install.bin, 'start'], {
 			cwd: options.userFolder,
 			env,
 			detached: true,

@@ -50,6 +50,9 @@ export interface StackOptions {
 	port?: number;
 	logLevel?: N8nStartOptions['logLevel'];
 	echo?: NodeJS.WritableStream;
+	nodeArgs?: N8nStartOptions['nodeArgs'];
+	/** extra environment for n8n (the bench's --expression-engine) */
+	env?: N8nStartOptions['env'];
 }
 
 export async function startN8nStack(options: StackOptions): Promise<N8nStack> {
@@ -67,6 +70,8 @@ export async function startN8nStack(options: StackOptions): Promise<N8nStack> {
 			port: options.port,
 			logLevel: options.logLevel ?? 'debug',
 			echo: options.echo,
+			nodeArgs: options.nodeArgs,
+			env: options.env,
 		});
 		const client = new N8nClient(n8n.url, options.install.major);
 		const owner = options.owner ?? DEMO_OWNER;
