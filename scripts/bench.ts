@@ -7,7 +7,7 @@
  *   options: --runs 5 --latency 20 --burst 500 --burst-runs 3 --burst-concurrency 20
  *            --only tag,templates,chats,trigger   (a subset of the cases; default all)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
- *            --expression-engine legacy|vm        (n8n's N8N_EXPRESSION_ENGINE; default: n8n's own, vm)
+ *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE=legacy)
  *
  * Per list case the figure is the node's own `executionTime` in the execution's runData (what n8n
  * shows as the node's run time), median of `--runs` runs after one warm-up, for
@@ -50,7 +50,14 @@ const BURST_RUNS = Math.max(1, Math.round(option('burst-runs', 3)));
 const BURST_CONCURRENCY = Math.max(1, Math.round(option('burst-concurrency', 20)));
 const ONLY = new Set((textOption('only') ?? 'tag,templates,chats,trigger').split(','));
 const CPU_PROFILE_DIR = textOption('cpu-prof');
-const EXPRESSION_ENGINE = textOption('expression-engine');
+/** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
+const N8N_ENV: Record<string, string> = Object.fromEntries(
+	(textOption('n8n-env') ?? '')
+		.split(',')
+		.filter((pair) => pair.includes('='))
+		.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const TRIGGER_VERSION = option('trigger-version', 2);
 const REQUIRE_RUNS = 7;
 const SEED = { contactsOnBigTag: 10_000, templates: 2_000, chats: 5_000 };
 /** Our node's default (CONTACT_PAGE_CONCURRENCY in resources/tag/getContacts.ts). */
@@ -357,7 +364,7 @@ function triggerWorkflow(credential: CredentialRecord, webhookId: string): Workf
 		id: randomUUID(),
 		name: TRIGGER_NODE,
 		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: TRIGGER_VERSION,
 		position: [0, 0],
 		webhookId,
 		parameters: {
@@ -547,7 +554,7 @@ async function main(): Promise<void> {
 			// not debug: its per-execution logging would be measured too (info prints the readiness line the harness waits for)
 			logLevel: 'info',
 			nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
-			env: EXPRESSION_ENGINE ? { N8N_EXPRESSION_ENGINE: EXPRESSION_ENGINE } : {},
+			env: N8N_ENV,
 		});
 		const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
 		const headerAuth = await stack.client.createCredential({
@@ -585,6 +592,7 @@ async function main(): Promise<void> {
 		const cpu = cpus();
 		console.log('');
 		console.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; n8n ${install.version} (${N8N_VERSIONS['2']}) on ${spawnSync(install.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}, SQLite; bench on Node ${process.version}`);
+		console.log(`n8n settings: ${Object.keys(N8N_ENV).length ? Object.entries(N8N_ENV).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults (expression engine vm, pool size 1)"}`);
 		console.log(`Sandbox API in the bench process on 127.0.0.1: ${SEED.contactsOnBigTag} contacts on one tag, ${SEED.templates} templates, ${SEED.chats} chats; ${LATENCY_MS} ms injected latency per request.`);
 		console.log(`Lists: node executionTime from runData, median of ${RUNS} runs after 1 warm-up. HTTP Request node v${HTTP_REQUEST_VERSION} with its Pagination option, Header Auth credential.`);
 		console.log('');

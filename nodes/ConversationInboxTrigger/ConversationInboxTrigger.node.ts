@@ -93,7 +93,11 @@ export class ConversationInboxTrigger implements INodeType {
 			dark: 'file:../ConversationInbox/conversationInbox.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Both versions behave the same here. n8n 2.x reads the body of every delivery to a trigger
+		// at typeVersion 1 as it did for its Webhook node v1, evaluating that node's
+		// options.binaryData through the expression engine (an isolate per delivery); at 2 it does not.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description: 'Starts the workflow when messages or connection changes happen in Conversation Inbox',
 		defaults: {

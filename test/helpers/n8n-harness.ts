@@ -167,6 +167,12 @@ export interface WorkflowFixture {
 	node: INode;
 }
 
+/** The version the editor adds: `defaultVersion`, else the (highest) version. */
+export function defaultVersionOf(nodeType: INodeType): number {
+	const { version, defaultVersion } = nodeType.description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
 /** A one-node workflow around `nodeType`, holding `parameters` and a credential reference. */
 export function makeWorkflow(
 	typeName: string,
@@ -178,7 +184,7 @@ export function makeWorkflow(
 		id: 'node-under-test',
 		name: nodeType.description.defaults.name ?? nodeType.description.displayName,
 		type: `${PACKAGE_PREFIX}.${typeName}`,
-		typeVersion: Number(nodeType.description.version),
+		typeVersion: defaultVersionOf(nodeType),
 		position: [0, 0],
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Sandbox' } },

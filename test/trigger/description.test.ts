@@ -26,12 +26,13 @@ function property(name: string): INodeProperties {
 }
 
 describe('description', () => {
-	test('identity: name, display name, trigger group, version 1, no usableAsTool, shared icons, credential', () => {
+	test('identity: name, display name, trigger group, versions 1 and 2 (new nodes get 2), no usableAsTool, shared icons, credential', () => {
 		expect(description).toMatchObject({
 			name: 'conversationInboxTrigger',
 			displayName: 'Conversation Inbox Trigger',
 			group: ['trigger'],
-			version: 1,
+			version: [1, 2],
+			defaultVersion: 2,
 			inputs: [],
 			defaults: { name: 'Conversation Inbox Trigger' },
 			icon: {

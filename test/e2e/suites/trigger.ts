@@ -15,20 +15,21 @@ const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS
 const TRIGGER = 'Inbox events';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function triggerWorkflow(ctx: E2EContext, webhookId: string): WorkflowDefinition {
+/** typeVersion 2 is what the editor adds; 1 is what the first builds saved. */
+function triggerWorkflow(ctx: E2EContext, webhookId: string, typeVersion = 2, events = EVENTS): WorkflowDefinition {
 	return {
-		name: 'e2e trigger',
+		name: `e2e trigger v${typeVersion}`,
 		nodes: [
 			{
 				id: randomUUID(),
 				name: TRIGGER,
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: {
 					integrationId: { __rl: true, mode: 'id', value: DEMO.integrations.whatsapp.id },
-					events: EVENTS,
+					events,
 					transferType: 'ALL',
 					delayMinutes: 0,
 					options: {},
@@ -181,6 +182,35 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: '5511955554444', direction: 'inbound', text: 'Back again' });
 			const [execution] = await newExecutions(1);
 			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'MESSAGE_RECEIVED', body: { data: { message: { text: 'Back again' } } } });
+		});
+	});
+
+	describe('the trigger saved at typeVersion 1', () => {
+		const webhookId = randomUUID();
+		let workflow: WorkflowRecord | undefined;
+
+		afterAll(async () => {
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('registers and delivers exactly like version 2', async () => {
+			const c = ctx();
+			const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId, 1, ['CONNECTION_STATUS_UPDATE']));
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			const known = await c.client.executionIds(workflow.id);
+			const deliveries = await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'DISCONNECTED');
+			expect(deliveries.filter((d) => d.url === url).map((d) => [d.event, d.status])).toEqual([['CONNECTION_STATUS_UPDATE', 200]]);
+			const [execution] = await c.client.waitForExecutions(workflow.id, known, 1);
+			expect(execution.status).toBe('success');
+			expect(nodeJson(execution, TRIGGER)).toEqual([
+				expect.objectContaining({
+					event: 'CONNECTION_STATUS_UPDATE',
+					integrationId: DEMO.integrations.whatsapp.id,
+					body: expect.objectContaining({ data: expect.objectContaining({ connectionStatus: 'DISCONNECTED' }) }),
+				}),
+			]);
 		});
 	});
 }
