@@ -200,17 +200,25 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			await c.client.activate(workflow.id);
 			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
 			const known = await c.client.executionIds(workflow.id);
-			const deliveries = await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'DISCONNECTED');
-			expect(deliveries.filter((d) => d.url === url).map((d) => [d.event, d.status])).toEqual([['CONNECTION_STATUS_UPDATE', 200]]);
-			const [execution] = await c.client.waitForExecutions(workflow.id, known, 1);
-			expect(execution.status).toBe('success');
-			expect(nodeJson(execution, TRIGGER)).toEqual([
-				expect.objectContaining({
-					event: 'CONNECTION_STATUS_UPDATE',
-					integrationId: DEMO.integrations.whatsapp.id,
-					body: expect.objectContaining({ data: expect.objectContaining({ connectionStatus: 'DISCONNECTED' }) }),
-				}),
+			// Disconnected, then connected again: the suites after this one expect the line connected.
+			const deliveries = [
+				...(await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'DISCONNECTED')),
+				...(await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'CONNECTED')),
+			];
+			expect(deliveries.filter((d) => d.url === url).map((d) => [d.event, d.status])).toEqual([
+				['CONNECTION_STATUS_UPDATE', 200],
+				['CONNECTION_STATUS_UPDATE', 200],
 			]);
+			const executions = await c.client.waitForExecutions(workflow.id, known, 2);
+			const items = executions.map((execution) => {
+				expect(execution.status).toBe('success');
+				const out = nodeJson(execution, TRIGGER);
+				expect(out).toHaveLength(1);
+				expect(out[0]).toMatchObject({ event: 'CONNECTION_STATUS_UPDATE', integrationId: DEMO.integrations.whatsapp.id });
+				return out[0];
+			});
+			const statuses = items.map((item) => ((item.body as { data: { connectionStatus: string } }).data.connectionStatus)).sort();
+			expect(statuses).toEqual(['CONNECTED', 'DISCONNECTED']);
 		});
 	});
 }
