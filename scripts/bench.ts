@@ -7,7 +7,8 @@
  *   options: --runs 5 --latency 20 --burst 500 --burst-runs 3 --burst-concurrency 20
  *            --only tag,templates,chats,trigger   (a subset of the cases; default all)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
- *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE=legacy)
+ *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
+ *            --trigger-version 2                  (typeVersion of our trigger in the burst; 1 for the old one)
  *
  * Per list case the figure is the node's own `executionTime` in the execution's runData (what n8n
  * shows as the node's run time), median of `--runs` runs after one warm-up, for

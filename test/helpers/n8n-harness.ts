@@ -168,7 +168,7 @@ export interface WorkflowFixture {
 }
 
 /** The version the editor adds: `defaultVersion`, else the (highest) version. */
-export function defaultVersionOf(nodeType: INodeType): number {
+function defaultVersionOf(nodeType: INodeType): number {
 	const { version, defaultVersion } = nodeType.description;
 	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
 }
