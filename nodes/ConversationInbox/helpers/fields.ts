@@ -105,14 +105,20 @@ export function returnAllAndLimit(pageHint: string): INodeProperties[] {
 	];
 }
 
-/** The "Additional Fields" collection of an operation: optional fields behind "Add Field". */
-export function additionalFields(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options,
-	};
+/** A collection parameter of optional fields behind an "Add …" button. */
+function optionalCollection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
+
+/** The "Additional Fields" collection of an operation: optional fields behind "Add Field". */
+export const additionalFields = (options: INodeProperties[]): INodeProperties =>
+	optionalCollection('Additional Fields', 'additionalFields', 'Add Field', options);
+
+/** The "Filters" collection of a list operation: optional filters behind "Add Filter". */
+export const filters = (options: INodeProperties[]): INodeProperties =>
+	optionalCollection('Filters', 'filters', 'Add Filter', options);

@@ -5,7 +5,7 @@ import {
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
 import { GET_USERS_METHOD } from '../../../shared/userOptions';
-import { idHint, listParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
+import { filters, idHint, listParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Rule } from '../../helpers/validation';
 import { invalid, isAbsent, list, oneOf, queryField, readField } from '../../helpers/validation';
@@ -50,55 +50,48 @@ export const getAll = defineOperation({
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.chats.max} chats; one item per chat`,
 		),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Attendant Names or IDs',
-					name: 'attendantIds',
-					type: 'multiOptions',
-					typeOptions: { loadOptionsMethod: GET_USERS_METHOD },
-					default: [],
-					description:
-						'Only chats served by these attendants (company users). Only for the Attendance and Pinned categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					routing: toQuery(W.attendantIds),
-				},
-				{
-					displayName: 'Integration Names or IDs',
-					name: 'integrationIds',
-					type: 'multiOptions',
-					typeOptions: { loadOptionsMethod: GET_INTEGRATIONS_METHOD },
-					default: [],
-					description:
-						'Only chats on these channel integrations (messaging lines). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					routing: toQuery(W.integrationIds),
-				},
-				listParameter({
-					displayName: 'Sector IDs',
-					name: 'sectorIds',
-					buttonText: 'Add Sector ID',
-					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-					description:
-						'Only chats of these sectors (teams). Several values or one comma-separated text.',
-					hint: idHint(WHERE_TO_FIND.sector),
-					routing: toQuery(W.sectorIds),
-				}),
-				listParameter({
-					displayName: 'Tag IDs',
-					name: 'tagIds',
-					buttonText: 'Add Tag ID',
-					placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-					description:
-						'Only chats whose contact has at least one of these tags. Several values or one comma-separated text.',
-					hint: idHint(WHERE_TO_FIND.tag),
-					routing: toQuery(W.tagIds),
-				}),
-			],
-		},
+		filters([
+			{
+				displayName: 'Attendant Names or IDs',
+				name: 'attendantIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: GET_USERS_METHOD },
+				default: [],
+				description:
+					'Only chats served by these attendants (company users). Only for the Attendance and Pinned categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				routing: toQuery(W.attendantIds),
+			},
+			{
+				displayName: 'Integration Names or IDs',
+				name: 'integrationIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: GET_INTEGRATIONS_METHOD },
+				default: [],
+				description:
+					'Only chats on these channel integrations (messaging lines). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				routing: toQuery(W.integrationIds),
+			},
+			listParameter({
+				displayName: 'Sector IDs',
+				name: 'sectorIds',
+				buttonText: 'Add Sector ID',
+				placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+				description:
+					'Only chats of these sectors (teams). Several values or one comma-separated text.',
+				hint: idHint(WHERE_TO_FIND.sector),
+				routing: toQuery(W.sectorIds),
+			}),
+			listParameter({
+				displayName: 'Tag IDs',
+				name: 'tagIds',
+				buttonText: 'Add Tag ID',
+				placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+				description:
+					'Only chats whose contact has at least one of these tags. Several values or one comma-separated text.',
+				hint: idHint(WHERE_TO_FIND.tag),
+				routing: toQuery(W.tagIds),
+			}),
+		]),
 	],
 	rules: [
 		oneOf(category, CHAT_CATEGORY_OPTIONS),

@@ -1,6 +1,6 @@
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { filters, returnAllAndLimit, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { id, oneOf, queryField, text } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
@@ -23,34 +23,27 @@ export const getAll = defineOperation({
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.templates.max} templates; one item per template`,
 		),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Search',
-					name: 'search',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. order_confirmation',
-					description: 'Only templates whose name or content contains this text',
-					hint: 'At most 255 characters',
-					routing: toQuery(WIRE.templateList.search),
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					options: TEMPLATE_STATUS_OPTIONS,
-					default: 'APPROVED',
-					description: 'Only templates in this review status',
-					routing: toQuery(WIRE.templateList.status),
-				},
-			],
-		},
+		filters([
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. order_confirmation',
+				description: 'Only templates whose name or content contains this text',
+				hint: 'At most 255 characters',
+				routing: toQuery(WIRE.templateList.search),
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: TEMPLATE_STATUS_OPTIONS,
+				default: 'APPROVED',
+				description: 'Only templates in this review status',
+				routing: toQuery(WIRE.templateList.status),
+			},
+		]),
 	],
 	rules: [
 		id(queryField(WIRE.templateList.integrationId, 'Integration'), { required: true }),
