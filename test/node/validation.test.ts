@@ -3,28 +3,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
+import { VALID } from '../reliability/operations';
 
 const ctx = useSandbox();
 
 const ID = DEMO.tags.vip.id;
 const long = (n: number): string => 'x'.repeat(n);
 
-const removeTags = (extra: INodeParameters): INodeParameters => ({
-	resource: 'tag',
-	operation: 'removeFromContact',
-	phoneNumber: DEMO.contacts.alice.phoneNumber,
-	tagIds: [ID],
-	...extra,
-});
-const updateTrigger = (extra: INodeParameters): INodeParameters => ({
-	resource: 'automation',
-	operation: 'update',
-	automationTriggerId: DEMO.triggers.anyMessage.id,
-	name: 'Name',
-	description: 'Description',
-	triggerType: 'RECEIVE_ANY_MESSAGE',
-	...extra,
-});
+// The valid parameters the reliability suites use too; each test changes one field.
+const removeTags = (extra: INodeParameters): INodeParameters => ({ ...VALID.tagRemove, ...extra });
+const updateTrigger = (extra: INodeParameters): INodeParameters => ({ ...VALID.automationUpdate, ...extra });
 const createWebhook = (extra: INodeParameters): INodeParameters => ({
 	resource: 'webhook',
 	operation: 'create',
