@@ -104,8 +104,6 @@ interface ListCase {
 	path: string;
 	ours: Record<string, unknown>;
 	httpRequest: (baseUrl: string) => Record<string, unknown>;
-	/** elements per page, to tell items from HTTP Request's one-item-per-page output */
-	pageSize: number;
 	/** parameters of scripts/bench-bare-client.mjs for the same walk */
 	bare: Record<string, unknown>;
 }
@@ -133,7 +131,6 @@ const LIST_CASES: ListCase[] = [
 		key: 'tag',
 		label: 'tag contacts Return All (offset, 100/page, total)',
 		path: '/v2/tag/list-contacts',
-		pageSize: 100,
 		bare: { tagId: DEMO.tags.big.id, concurrency: TAG_CONCURRENCY },
 		ours: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
 		httpRequest: (baseUrl) =>
@@ -153,7 +150,6 @@ const LIST_CASES: ListCase[] = [
 		key: 'templates',
 		label: 'templates Return All (cursor, 250/page)',
 		path: '/v2/provider-template/list',
-		pageSize: 250,
 		bare: { integrationId: DEMO.integrations.official.id },
 		ours: {
 			resource: 'template',
@@ -179,7 +175,6 @@ const LIST_CASES: ListCase[] = [
 		key: 'chats',
 		label: 'chats Return All (offset, 1000/page, no total)',
 		path: '/v2/inbox/find-all-chats',
-		pageSize: 1000,
 		bare: { category: 'attendance' },
 		ours: { resource: 'chat', operation: 'getAll', category: 'attendance', returnAll: true },
 		httpRequest: (baseUrl) =>
