@@ -9,8 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import { DEMO } from '../../sandbox';
 import type { RecordedRequest } from '../../sandbox';
-import type { E2EContext } from '../harness/context';
-import { importAndActivate } from '../harness/context';
+import { importAndActivate, type E2EContext } from '../harness/context';
 import type { CredentialRecord, WorkflowRecord } from '../harness/n8n-client';
 import { BEARER_CREDENTIAL_TYPE, connectMcp, connectMcpWhenLive, fromAI, mcpUrl, mcpWorkflow, resultText, type ToolNodeSpec } from '../harness/mcp';
 
