@@ -1,10 +1,11 @@
 // The e2e suites on n8n 2.41.1 (Node 24). Skipped unless N8N_E2E_VERSIONS selects 2 (default "2,1").
 // The browser check (Chromium) runs on this version only; E2E_BROWSER=0 skips it.
 import { describeN8n } from './harness/context';
+import { aiToolsSuite } from './suites/ai-tools';
 import { browserSuite } from './suites/browser';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
 import { triggerSuite } from './suites/trigger';
 
-describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite, browserSuite]);
+describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite, aiToolsSuite, browserSuite]);

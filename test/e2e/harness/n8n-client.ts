@@ -60,7 +60,9 @@ export interface WorkflowNode {
 	notesInFlow?: boolean;
 }
 
-export type Connections = Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+/** `main` between nodes; `ai_tool` from a tool node to the agent or MCP Server Trigger that uses it. */
+export type ConnectionType = 'main' | 'ai_tool';
+export type Connections = Record<string, Partial<Record<ConnectionType, Array<Array<{ node: string; type: ConnectionType; index: number }>>>>>;
 
 export interface WorkflowDefinition {
 	name: string;

@@ -19,6 +19,8 @@ import { PACKAGE_NAME, REPO_ROOT } from './provision';
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples', 'workflows');
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.conversationInbox`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.conversationInboxTrigger`;
+/** The action node as an AI tool (n8n derives it from `usableAsTool`), for agents and the MCP Server Trigger. */
+export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.conversationInboxTool`;
 export const CREDENTIAL_TYPE = 'conversationInboxApi';
 const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
 
@@ -47,7 +49,7 @@ export function prepareForImport(workflow: WorkflowDefinition, credential: Crede
 		const copy: WorkflowNode = JSON.parse(JSON.stringify(node)) as WorkflowNode;
 		copy.id = randomUUID();
 		if (copy.webhookId !== undefined) copy.webhookId = randomUUID();
-		if (copy.type === ACTION_NODE_TYPE || copy.type === TRIGGER_NODE_TYPE) {
+		if (copy.type === ACTION_NODE_TYPE || copy.type === TRIGGER_NODE_TYPE || copy.type === TOOL_NODE_TYPE) {
 			copy.credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
 		}
 		return copy;

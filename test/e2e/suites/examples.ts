@@ -4,8 +4,9 @@
  */
 import { DEMO } from '../../sandbox';
 import { importAndActivate, runWebhookWorkflow, waitForTriggerActivation, type E2EContext } from '../harness/context';
+import { BEARER_CREDENTIAL_TYPE, connectMcpWhenLive, mcpUrl, MCP_TRIGGER_TYPE, resultText, toolNameOf } from '../harness/mcp';
 import { nodeJson, type WorkflowRecord } from '../harness/n8n-client';
-import { exampleNames, loadExample, manualTriggerToWebhook, prepareForImport, ACTION_NODE_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+import { exampleNames, loadExample, manualTriggerToWebhook, prepareForImport, ACTION_NODE_TYPE, TOOL_NODE_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
 
 export function examplesSuite(ctx: () => E2EContext): void {
 	describe('example workflows', () => {
@@ -15,11 +16,11 @@ export function examplesSuite(ctx: () => E2EContext): void {
 			for (const workflow of active.splice(0)) await ctx().client.deactivate(workflow.id);
 		});
 
-		test('there are the four examples, each using our nodes', () => {
-			expect(exampleNames()).toEqual(['stop-automation', 'tag-contacts-export', 'template-listing', 'trigger-to-reply']);
+		test('there are the five examples, each using our nodes', () => {
+			expect(exampleNames()).toEqual(['mcp-server-for-your-inbox', 'stop-automation', 'tag-contacts-export', 'template-listing', 'trigger-to-reply']);
 			for (const name of exampleNames()) {
 				const types = loadExample(name).nodes.map((n) => n.type);
-				expect(types.some((t) => t === ACTION_NODE_TYPE || t === TRIGGER_NODE_TYPE)).toBe(true);
+				expect(types.some((t) => t === ACTION_NODE_TYPE || t === TRIGGER_NODE_TYPE || t === TOOL_NODE_TYPE)).toBe(true);
 			}
 		});
 
@@ -106,6 +107,68 @@ export function examplesSuite(ctx: () => E2EContext): void {
 				},
 			]);
 			expect(c.sandbox.state.chats.get(DEMO.chats.botFlow.id)?.automations).toEqual([]);
+		});
+
+		test('MCP server for your inbox: an MCP client with the Bearer token finds the official channel, lists its templates and works on tags and chats', async () => {
+			const c = ctx();
+			// Enough approved templates (and contacts on the big tag) to show the Limit of 20 at work.
+			c.sandbox.reset({ templates: 600 });
+			const token = 'example-mcp-token-8d2e71';
+			const bearer = await c.client.createCredential({ name: 'MCP client token', type: BEARER_CREDENTIAL_TYPE, data: { token } });
+			const example = loadExample('mcp-server-for-your-inbox');
+			const definition = prepareForImport(example, c.stack.credential);
+			const trigger = definition.nodes.find((n) => n.type === MCP_TRIGGER_TYPE)!;
+			// Step 1 of the example's note: the user picks a Bearer Auth credential on the trigger.
+			trigger.credentials = { [BEARER_CREDENTIAL_TYPE]: { id: bearer.id, name: bearer.name } };
+			const workflow = await importAndActivate(c, definition);
+			active.push(workflow);
+			const client = await connectMcpWhenLive(mcpUrl(c.stack.n8n.url, String(trigger.parameters.path)), token);
+			try {
+				expect(client.getInstructions()).toBe(trigger.parameters.instructions);
+				// Every tool node is offered, with the description written for agents and a described argument each.
+				const { tools } = await client.listTools();
+				const toolNodes = example.nodes.filter((n) => n.type === TOOL_NODE_TYPE);
+				expect(tools.map((t) => t.name).sort()).toEqual(toolNodes.map((n) => toolNameOf(n.name)).sort());
+				for (const tool of tools) {
+					const node = toolNodes.find((n) => toolNameOf(n.name) === tool.name)!;
+					expect(tool.description).toBe(node.parameters.toolDescription);
+					for (const argument of Object.values(tool.inputSchema.properties ?? {})) expect((argument as { description?: string }).description).toMatch(/\S{3}/);
+				}
+
+				const call = async (name: string, args: Record<string, unknown>): Promise<Array<Record<string, unknown>>> => {
+					const result = await client.callTool({ name, arguments: args });
+					const text = resultText(result);
+					if (result.isError) throw new Error(`${name} answered an error: ${text}`);
+					return JSON.parse(text) as Array<Record<string, unknown>>;
+				};
+				const official = (await call('List_channel_integrations', {})).find((i) => i.provider === 'WHATSAPP_OFFICIAL');
+				expect(official?.id).toBe(DEMO.integrations.official.id);
+
+				// List tools stop at the example's Limit (20): one page, a bare array, no envelope.
+				const templates = await call('List_approved_templates', { Integration_ID: official?.id });
+				expect(c.sandbox.requests.filter((r) => r.path === '/v2/provider-template/list').map((r) => r.query)).toEqual([
+					{ integrationId: DEMO.integrations.official.id, status: 'APPROVED', limit: '20' },
+				]);
+				const approved = c.sandbox.state.templates.get(DEMO.templates.integrationId)!.list.filter((t) => t.status === 'APPROVED');
+				expect(approved.length).toBeGreaterThan(20);
+				expect(templates.map((t) => t.name)).toEqual(approved.slice(0, 20).map((t) => t.name));
+				expect(templates.every((t) => t.status === 'APPROVED' && Array.isArray(t.components))).toBe(true);
+				const contacts = await call('Get_contacts_of_a_tag', { Tag_Name: DEMO.tags.big.name });
+				expect(contacts).toHaveLength(20);
+				expect(Object.keys(contacts[0]).sort()).toEqual(['addedAt', 'chatId', 'name', 'params', 'phoneNumber']);
+
+				const [removal] = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: DEMO.tags.vip.name });
+				expect((removal.removedTags as Array<{ name: string }>).map((t) => t.name)).toEqual([DEMO.tags.vip.name]);
+				const [stop] = await call('Stop_the_automation_in_a_chat', { Phone_Number: DEMO.contacts.botFlow.phoneNumber });
+				expect(stop).toMatchObject({ stopped: true, chat: { chatInternalId: DEMO.chats.botFlow.id } });
+				const [tag] = await call('Create_a_tag', { Name: 'Asked for a person' });
+				expect(tag).toMatchObject({ id: c.sandbox.state.tagByName('Asked for a person')?.id, name: 'Asked for a person' });
+				// What an agent reads per list call stays small (measured: about 10 400 and 3 500 characters).
+				expect(JSON.stringify(templates).length).toBeLessThan(16_000);
+				expect(JSON.stringify(contacts).length).toBeLessThan(6_000);
+			} finally {
+				await client.close();
+			}
 		});
 	});
 }
