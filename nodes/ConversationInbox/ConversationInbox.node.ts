@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchChats } from '../shared/chatLocator';
 import { getIntegrations, searchIntegrations } from '../shared/integrationLocator';
+import { operationSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
 import { automationProperties } from './resources/automation';
@@ -17,6 +18,21 @@ import { templateProperties } from './resources/template';
 import { userProperties } from './resources/user';
 import { webhookProperties } from './resources/webhook';
 
+/** The operation selectors and fields of every resource (the subtitle reads their action texts). */
+const operationProperties = [
+	...automationProperties,
+	...botIntegrationProperties,
+	...chatProperties,
+	...customFieldProperties,
+	...groupProperties,
+	...integrationProperties,
+	...messageProperties,
+	...tagProperties,
+	...templateProperties,
+	...userProperties,
+	...webhookProperties,
+];
+
 /**
  * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.
  *
@@ -26,15 +42,21 @@ import { webhookProperties } from './resources/webhook';
  * the status and `success`, pages through lists and unwraps the payload into items.
  */
 export class ConversationInbox implements INodeType {
+	// The rule recognises only a literal subtitle; ours is built from the operations' actions.
+	// eslint-disable-next-line n8n-nodes-base/node-class-description-missing-subtitle
 	description: INodeTypeDescription = {
 		displayName: 'Conversation Inbox',
 		name: 'conversationInbox',
 		icon: { light: 'file:conversationInbox.svg', dark: 'file:conversationInbox.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// "Get many message templates" rather than "getAll: template" (see shared/subtitle.ts).
+		subtitle: operationSubtitle(operationProperties),
+		// What the operations do, and nothing they do not (no operation adds a tag to a contact). The
+		// node panel shows the trigger's description for the pair (see the trigger); this one is what
+		// an AI agent reads when it uses the node as a tool.
 		description:
-			'Work with a Conversation Inbox account (a shared WhatsApp-style customer inbox): tag contacts by phone number, manage automation triggers, bot flows, integrations (messaging lines) and webhooks, and read chats, messages, custom fields, message templates and users',
+			'Work with a Conversation Inbox account (a shared WhatsApp-style customer inbox): create tags and remove them from contacts, read and update contacts\' custom fields by phone number, list chats, messages, templates and users, manage integrations (messaging lines), update, delete or stop automations, create bot integrations and webhooks, and get group invite links',
 		defaults: {
 			name: 'Conversation Inbox',
 		},
@@ -47,10 +69,8 @@ export class ConversationInbox implements INodeType {
 				required: true,
 			},
 		],
-		codex: {
-			categories: ['Communication'],
-			alias: ['WhatsApp', 'Inbox', 'Chat', 'Tag', 'Customer Messaging', 'Automation', 'Template'],
-		},
+		// No `codex` here: it lives in ConversationInbox.node.json only. n8n's loader takes a class
+		// codex over the file's, which dropped the file's documentation links.
 		requestDefaults: {
 			// Trailing slashes stripped here; the preSend step refuses a Base URL not ending in /v2.
 			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
@@ -83,17 +103,7 @@ export class ConversationInbox implements INodeType {
 				],
 				default: 'tag',
 			},
-			...automationProperties,
-			...botIntegrationProperties,
-			...chatProperties,
-			...customFieldProperties,
-			...groupProperties,
-			...integrationProperties,
-			...messageProperties,
-			...tagProperties,
-			...templateProperties,
-			...userProperties,
-			...webhookProperties,
+			...operationProperties,
 		],
 	};
 

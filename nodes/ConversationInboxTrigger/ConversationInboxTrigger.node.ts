@@ -11,6 +11,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { ID_PATTERN, TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENT_OPTIONS } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
+import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
 import {
@@ -98,8 +99,13 @@ export class ConversationInboxTrigger implements INodeType {
 		// options.binaryData through the expression engine (an isolate per delivery); at 2 it does not.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow when messages or connection changes happen in Conversation Inbox',
+		// "Message Received, Connection Status Update" rather than the wire values.
+		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
+		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
+		// and that entry shows the trigger's description (editor-ui useActionsGeneration:
+		// `app.description = trigger.description`). So this sentence introduces both nodes.
+		description:
+			'Start workflows on Conversation Inbox messages and connection changes; work with its tags, contacts\' custom fields, chats, messages, templates, automations, bots, webhooks, groups and users',
 		defaults: {
 			name: 'Conversation Inbox Trigger',
 		},
