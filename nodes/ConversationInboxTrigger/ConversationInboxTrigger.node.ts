@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import codex from './ConversationInboxTrigger.node.json';
 import { ID_PATTERN, TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENT_OPTIONS } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
@@ -105,7 +106,11 @@ export class ConversationInboxTrigger implements INodeType {
 		// and that entry shows the trigger's description (editor-ui useActionsGeneration:
 		// `app.description = trigger.description`). So this sentence introduces both nodes.
 		description:
-			'Start workflows on Conversation Inbox messages and connection changes; work with its tags, contacts\' custom fields, chats, messages, templates, automations, bots, webhooks, groups and users',
+			'Start workflows on messages and connection changes; work with tags, contacts\' custom fields, chats, templates, automations, bots, webhooks and users',
+		// The editor's "Docs" link: n8n appends its ?utm_… query to the codex URL, which would land
+		// after the #section anchor and break it; a documentationUrl is used as it is. Same URL, read
+		// from the .node.json (the one codex source).
+		documentationUrl: codex.resources.primaryDocumentation[0].url,
 		defaults: {
 			name: 'Conversation Inbox Trigger',
 		},

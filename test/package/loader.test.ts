@@ -67,8 +67,11 @@ describe('the package loaded the way n8n loads it (n8n-core PackageDirectoryLoad
 		['conversationInbox', 'ConversationInbox', '#operations'],
 		['conversationInboxTrigger', 'ConversationInboxTrigger', '#the-trigger'],
 	])('%s carries its documentation links, from its .node.json (the one codex source)', (name, folder, section) => {
-		const { codex } = nodeNamed(name);
+		const { codex, documentationUrl } = nodeNamed(name);
 		expect(codex?.resources?.primaryDocumentation).toEqual([{ url: `${REPOSITORY}${section}` }]);
+		// The editor's Docs link: used as it is (n8n appends its utm query to a codex URL, after the
+		// #section anchor); read from the same .node.json.
+		expect(documentationUrl).toBe(`${REPOSITORY}${section}`);
 		expect(codex?.resources?.credentialDocumentation).toEqual([{ url: `${REPOSITORY}#credentials` }]);
 		// Exactly the file's codex: nothing in the class description overrides it.
 		const file = codexFile(folder);
