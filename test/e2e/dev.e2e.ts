@@ -8,7 +8,8 @@
  * is left (by that group only), and nothing outlives the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 import { DEMO } from '../sandbox';
 import { freePort, portInUse, processGroupMembers } from './harness/n8n-process';
@@ -71,15 +72,21 @@ async function waitFor(run: DevRun, pattern: RegExp, timeoutMs: number): Promise
 	const runs: DevRun[] = [];
 
 	afterAll(() => {
-		// Only if a test failed half-way: end what is left of each run's process group.
+		// Only if a test failed half-way: end what is left of each run (npm's process group, n8n's
+		// own group) and remove its n8n folder.
 		for (const run of runs) {
-			if (run.npm.pid !== undefined && processGroupMembers(run.npm.pid).length > 0) {
+			const out = run.output();
+			const n8nPid = Number(/n8n runs as pid (\d+)/.exec(out)?.[1]);
+			for (const group of [run.npm.pid, n8nPid]) {
+				if (!group || processGroupMembers(group).length === 0) continue;
 				try {
-					process.kill(-run.npm.pid, 'SIGKILL');
+					process.kill(-group, 'SIGKILL');
 				} catch {
 					// already gone
 				}
 			}
+			const folder = /\(log: (\S+)\/n8n\.log\)/.exec(out)?.[1];
+			if (folder && folder.startsWith(tmpdir())) rmSync(folder, { recursive: true, force: true });
 		}
 	});
 
