@@ -7,7 +7,11 @@
  *      and starts it on 127.0.0.1:5678 with the package installed in a throw-away user folder;
  *   4. creates the owner (demo@example.com / Demo-Passw0rd), a "Conversation Inbox account"
  *      credential and the example workflows of examples/workflows/, and prints the editor URL.
- * Ctrl-C stops n8n and the sandbox and removes the user folder.
+ * With the sandbox it prints the demo IDs the API cannot list (tags, automation triggers, bots,
+ * template fields, chats), the same table as the README's demo section.
+ * Ctrl-C, or SIGINT/SIGTERM/SIGHUP to the `npm run dev` process (npm forwards them: package.json runs
+ * this script with `exec`, so no `sh -c` layer swallows them), stops n8n and the sandbox and removes
+ * the user folder; so does the end of the parent process (npm killed with SIGKILL).
  *
  * Flags (or environment):
  *   --api-base-url URL   (CONVERSATION_INBOX_BASE_URL)   use a real API instead of the sandbox; ends in /v2
@@ -16,7 +20,7 @@
  *   --sandbox-port N     (SANDBOX_PORT, default 4010)     the sandbox's port
  *   --n8n 2|1            (N8N_DEV_VERSION, default 2)      n8n 2.41.1 (Node 24) or 1.123.81 (Node 20)
  *   --user-folder DIR    keep n8n's data in DIR (kept on exit; reused, and set up only once)
- *   --verbose            show n8n's log in the terminal (it is always in <user folder>/n8n.log)
+ *   --verbose            show n8n's log in the terminal (it is always in <user folder>/n8n.log; the path is printed)
  * With a real API nothing is activated: an active trigger would register webhooks on the platform
  * pointing at this machine's 127.0.0.1.
  */
@@ -106,6 +110,53 @@ const say = (message: string): void => {
 	process.stdout.write(`[dev] ${message}\n`);
 };
 
+/**
+ * The seeded IDs a user needs and cannot pick from a list (the API lists no tags, automation
+ * triggers, bots or template fields), plus the chats. The README's demo section shows the same
+ * table; test/dev/dev.test.ts keeps the two in step.
+ */
+export function demoIdSections(): Array<{ title: string; rows: Array<[string, string]> }> {
+	const contactNamed = (chatId: string): string => Object.values(DEMO.contacts).find((c) => c.chatId === chatId)?.name ?? chatId;
+	const lineNamed = (id: string): string => Object.values(DEMO.integrations).find((i) => i.id === id)?.name ?? id;
+	const fields = (template: (typeof DEMO.customFields)[keyof typeof DEMO.customFields]) =>
+		Object.entries(template.fields).map(([key, id]): [string, string] => [`${template.name}: ${key}`, id]);
+	return [
+		{ title: 'Tags (Tag ID)', rows: Object.values(DEMO.tags).map((t) => [t.name, t.id]) },
+		{
+			title: 'Automation triggers (Automation Trigger ID)',
+			rows: Object.values(DEMO.triggers).map((t) => [`${t.name} (${t.triggerType})`, t.id]),
+		},
+		{ title: 'Bots (Automation Bot ID)', rows: Object.values(DEMO.bots).map((b) => [b.name, b.id]) },
+		{
+			title: 'Template fields (Custom Field → Upsert: Template Field ID)',
+			rows: [...fields(DEMO.customFields.profile), ...fields(DEMO.customFields.delivery)],
+		},
+		{
+			title: 'Chats (Chat ID; the chat pickers list them too)',
+			rows: Object.values(DEMO.chats).map((chat): [string, string] => {
+				const who = chat.id === DEMO.group.chatInternalId ? DEMO.group.name : contactNamed(chat.chatId);
+				return [`${who} · ${lineNamed(chat.integrationId)} (${chat.category})`, chat.id];
+			}),
+		},
+		{
+			title: 'Contacts (Phone Number)',
+			rows: Object.values(DEMO.contacts).map((c) => [c.name, c.phoneNumber]),
+		},
+	];
+}
+
+/** The demo IDs as printed: one block per section, names padded so the IDs line up. */
+export function demoIdLines(): string[] {
+	const sections = demoIdSections();
+	const width = Math.max(...sections.flatMap((section) => section.rows.map(([name]) => name.length)));
+	const lines = ['  Demo IDs (the API cannot list tags, automations, bots or template fields):'];
+	for (const section of sections) {
+		lines.push(`    ${section.title}`);
+		for (const [name, id] of section.rows) lines.push(`      ${name.padEnd(width)}  ${id}`);
+	}
+	return lines;
+}
+
 /** Imports every example workflow; with the sandbox, activates those that wait for events. */
 async function importExamples(client: N8nClient, stack: N8nStack, activate: boolean): Promise<WorkflowRecord[]> {
 	const existing = new Set((await client.listWorkflows()).map((w) => w.name));
@@ -132,21 +183,33 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	let sandbox: Sandbox | undefined;
 	let stack: N8nStack | undefined;
+	/** n8n while it starts: a stop in that window waits for it, then stops it too. */
+	let starting: Promise<N8nStack> | undefined;
 	let stopping = false;
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-dev-pack-'));
+	// Our own temporary user folder (unless --user-folder), so that its log path can be printed now.
+	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'n8n-dev-'));
+	const parentPid = process.ppid;
 
-	const stop = async (code: number): Promise<never> => {
-		if (stopping) process.exit(code);
+	const stop = async (code: number, why: string): Promise<void> => {
+		// Ctrl-C reaches us twice (from the terminal and forwarded by npm): one stop is enough.
+		if (stopping) return;
 		stopping = true;
-		say('stopping n8n and the sandbox…');
-		await stack?.stop().catch((e: unknown) => process.stderr.write(`could not stop n8n: ${String(e)}\n`));
+		say(`${why}: stopping n8n and the sandbox…`);
+		const running = stack ?? (await starting?.catch(() => undefined));
+		await running?.stop().catch((e: unknown) => process.stderr.write(`could not stop n8n: ${String(e)}\n`));
 		await sandbox?.close().catch(() => undefined);
 		rmSync(packDir, { recursive: true, force: true });
+		if (!options.userFolder) rmSync(userFolder, { recursive: true, force: true });
 		say('stopped.');
 		process.exit(code);
 	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0, signal));
+	// Whoever started us is gone (npm killed with SIGKILL, the terminal closed): nobody can stop us.
+	const orphanWatch = setInterval(() => {
+		if (process.ppid !== parentPid) void stop(1, 'the parent process ended');
+	}, 1000);
+	orphanWatch.unref();
 
 	try {
 		say('building the package (npm run build) and packing it (npm pack)');
@@ -172,18 +235,20 @@ async function main(): Promise<void> {
 			say(`port ${options.port} is taken; n8n uses ${port} instead`);
 		}
 		const reused = options.userFolder !== undefined && existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
-		say(`starting n8n ${install.version} on http://127.0.0.1:${port} (log: ${options.userFolder ?? '<temporary folder>'}/n8n.log)`);
-		stack = await startN8nStack({
+		say(`starting n8n ${install.version} on http://127.0.0.1:${port} (log: ${join(userFolder, 'n8n.log')})`);
+		starting = startN8nStack({
 			install,
 			packed,
 			api,
 			port,
-			userFolder: options.userFolder,
-			folderPrefix: 'n8n-dev-',
+			userFolder,
 			logLevel: 'info',
 			echo: options.verbose ? process.stdout : undefined,
 		});
+		stack = await starting;
+		if (stopping) return;
 		const { client, credential } = stack;
+		say(`n8n runs as pid ${stack.n8n.pid}`);
 
 		if (reused) say(`reusing ${options.userFolder}: logged in; a new "${credential.name}" credential was added`);
 		const test = await client.testCredential(credential, { baseUrl: api.baseUrl, apiToken: api.apiToken });
@@ -200,6 +265,7 @@ async function main(): Promise<void> {
 			`  Login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
 			`  API:      ${api.baseUrl}${sandbox ? ' (sandbox, demo data)' : ''}`,
 			`  n8n data: ${stack.userFolder}${options.userFolder ? ' (kept)' : ' (removed on exit)'}`,
+			`  n8n log:  ${join(stack.userFolder, 'n8n.log')}`,
 		];
 		if (sandbox) {
 			lines.push(
@@ -210,9 +276,11 @@ async function main(): Promise<void> {
 				`    curl -X POST ${sandbox.url}/_sandbox/simulate/message -H 'content-type: application/json' \\`,
 				`         -d '{"integrationId":"${DEMO.integrations.whatsapp.id}","phoneNumber":"${DEMO.contacts.botFlow.phoneNumber}","direction":"inbound","text":"Can I talk to a person?"}'`,
 				'    then open Executions in the editor. Sandbox controls: GET ' + `${sandbox.url}/_sandbox/health`,
+				'',
+				...demoIdLines(),
 			);
 		}
-		lines.push('', 'Ctrl-C stops everything.', '');
+		lines.push('', `Ctrl-C (or kill -INT / -TERM of the npm process) stops everything. [dev] pid ${process.pid}`, '');
 		process.stdout.write(lines.join('\n'));
 
 		const n8n = stack.n8n;
@@ -220,12 +288,12 @@ async function main(): Promise<void> {
 			if (!n8n.running && !stopping) {
 				process.stderr.write(`\nn8n exited unexpectedly:\n${n8n.logTail(30)}\n`);
 				clearInterval(watch);
-				void stop(1);
+				void stop(1, 'n8n exited');
 			}
 		}, 1000);
 	} catch (error) {
 		process.stderr.write(`\n[dev] ERROR: ${(error as Error).message}\n`);
-		await stop(1);
+		await stop(1, 'error');
 	}
 }
 

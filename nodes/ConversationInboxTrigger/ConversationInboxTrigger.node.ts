@@ -9,8 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import codex from './ConversationInboxTrigger.node.json';
 import { ID_PATTERN, TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENT_OPTIONS } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
+import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
 import {
@@ -98,8 +100,17 @@ export class ConversationInboxTrigger implements INodeType {
 		// options.binaryData through the expression engine (an isolate per delivery); at 2 it does not.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow when messages or connection changes happen in Conversation Inbox',
+		// "Message Received, Connection Status Update" rather than the wire values.
+		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
+		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
+		// and that entry shows the trigger's description (editor-ui useActionsGeneration:
+		// `app.description = trigger.description`). So this sentence introduces both nodes.
+		description:
+			'Start workflows on messages and connection changes; work with tags, contacts\' custom fields, chats, templates, automations, bots, webhooks and users',
+		// The editor's "Docs" link: n8n appends its ?utm_… query to the codex URL, which would land
+		// after the #section anchor and break it; a documentationUrl is used as it is. Same URL, read
+		// from the .node.json (the one codex source).
+		documentationUrl: codex.resources.primaryDocumentation[0].url,
 		defaults: {
 			name: 'Conversation Inbox Trigger',
 		},

@@ -7,8 +7,10 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { runPool } from '../ConversationInbox/helpers/pool';
+import { WIRE } from '../ConversationInbox/wireNames';
 import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
 import { firstText, locatorProperty, textMatcher } from './locatorModes';
 import { inboxApiRequest } from './transport';
@@ -66,22 +68,69 @@ async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<Integrati
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions): number =>
 	a.name.localeCompare(b.name);
 
+/** Template checks run side by side in the template picker (one request each). */
+export const TEMPLATE_CHECK_CONCURRENCY = 4;
+
+type TemplateCheck = 'has-templates' | 'no-templates' | 'unchecked';
+
+/**
+ * Whether GET /provider-template/list works for an integration. Only official-channel integrations
+ * have provider templates, and the spec shows no integration field that says which ones are
+ * official, so we ask the API itself (one template, the smallest page): an answer means the picker
+ * may offer it; a refusal (HTTP 4xx other than 408/429) means picking it can only fail. Anything
+ * else (network, 5xx, rate limit after the retries) says nothing about templates: "unchecked".
+ */
+async function templateCheck(this: ILoadOptionsFunctions, integrationId: string): Promise<TemplateCheck> {
+	const W = WIRE.templateList;
+	try {
+		await inboxApiRequest.call(this, {
+			method: 'GET',
+			path: '/provider-template/list',
+			qs: { [W.integrationId]: integrationId, [W.pageSize]: 1 },
+		});
+		return 'has-templates';
+	} catch (error) {
+		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+		return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'no-templates' : 'unchecked';
+	}
+}
+
+/** The picker serves Template → Get Many (the trigger has no resource: the fallback applies). */
+function servesTemplates(context: ILoadOptionsFunctions): boolean {
+	return context.getNodeParameter('resource', '') === 'template';
+}
+
 /**
  * listSearch method for the "From List" mode: every integration of the company whose name or id
  * contains the typed text (case-insensitive), sorted by name. GET /integration/list returns the
  * whole list, so there is no pagination token.
+ *
+ * For Template → Get Many the list holds only integrations whose templates the API lists (see
+ * templateCheck; the typed text narrows the list first, so only matches are checked). One that could
+ * not be checked stays, marked "templates not checked".
  */
 export async function searchIntegrations(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const matches = textMatcher(filter);
-	const results: INodeListSearchItems[] = (await fetchIntegrations.call(this))
-		.filter((integration) => matches(integration.name, integration.id))
+	let integrations = (await fetchIntegrations.call(this)).filter((integration) =>
+		matches(integration.name, integration.id),
+	);
+	const checks = new Map<string, TemplateCheck>();
+	if (servesTemplates(this)) {
+		const found = await runPool(integrations.length, TEMPLATE_CHECK_CONCURRENCY, async (index) =>
+			templateCheck.call(this, String(integrations[index].id)),
+		);
+		integrations.forEach((integration, index) => checks.set(String(integration.id), found[index]));
+		integrations = integrations.filter((integration) => checks.get(String(integration.id)) !== 'no-templates');
+	}
+	const results: INodeListSearchItems[] = integrations
 		.map((integration) => {
 			const name = firstText(integration.name) ?? String(integration.id);
 			const status = integration.connectionStatus ? ` (${String(integration.connectionStatus)})` : '';
-			return { name: `${name}${status}`, value: String(integration.id) };
+			const mark = checks.get(String(integration.id)) === 'unchecked' ? ' · templates not checked' : '';
+			return { name: `${name}${status}${mark}`, value: String(integration.id) };
 		})
 		.sort(byName);
 	return { results };

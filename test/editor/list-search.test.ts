@@ -75,6 +75,57 @@ describe('searchIntegrations (integration pickers of the action node)', () => {
 	});
 });
 
+describe('searchIntegrations in Template → Get Many: only integrations whose templates the API lists', () => {
+	const templateContext = () =>
+		loadOptionsContext(ctx.sandbox, { resource: 'template', operation: 'getAll' }, 'integrationId');
+	const search = async (filter?: string) =>
+		await node.methods.listSearch.searchIntegrations.call(templateContext(), filter);
+	const checked = () => requestsTo(ctx.sandbox, '/provider-template/list').map((request) => request.query.integrationId);
+
+	test('lists the official channel only; each integration was asked once, for one template', async () => {
+		const result = await search();
+		expect(result).toEqual({
+			results: [{ name: 'Official Channel (CONNECTED)', value: DEMO.integrations.official.id }],
+		});
+		expect(requestsTo(ctx.sandbox, '/integration/list')).toHaveLength(1);
+		expect(checked().sort()).toEqual(Object.values(DEMO.integrations).map((i) => i.id).sort());
+		for (const request of requestsTo(ctx.sandbox, '/provider-template/list')) expect(request.query.limit).toBe('1');
+		// What it left out really cannot work: the API refuses templates for the other lines.
+		const refused = requestsTo(ctx.sandbox, '/provider-template/list').filter((r) => r.query.integrationId !== DEMO.integrations.official.id);
+		expect(refused.map((r) => r.status)).toEqual([400, 400]);
+	});
+
+	test('the typed text narrows the list first: only the matches are checked', async () => {
+		expect((await search('support')).results).toEqual([]);
+		expect(checked()).toEqual([DEMO.integrations.whatsapp.id]);
+		ctx.sandbox.clearRequests();
+		expect((await search('official')).results.map((entry) => entry.value)).toEqual([DEMO.integrations.official.id]);
+		expect(checked()).toEqual([DEMO.integrations.official.id]);
+	});
+
+	test('an integration the API could not answer for stays, marked "templates not checked"', async () => {
+		// A rate limit longer than the node waits for: the check fails without telling anything.
+		ctx.sandbox.addFault({
+			path: '/provider-template/list',
+			match: DEMO.integrations.whatsapp.id,
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 3600,
+		});
+		expect((await search()).results).toEqual([
+			{ name: 'Official Channel (CONNECTED)', value: DEMO.integrations.official.id },
+			{ name: 'Support WhatsApp (CONNECTED) · templates not checked', value: DEMO.integrations.whatsapp.id },
+		]);
+	});
+
+	test('the other integration pickers (and the trigger\'s) list every integration and check no templates', async () => {
+		await node.methods.listSearch.searchIntegrations.call(
+			loadOptionsContext(ctx.sandbox, { resource: 'webhook', operation: 'create' }, 'integrationId'),
+		);
+		expect(requestsTo(ctx.sandbox, '/provider-template/list')).toEqual([]);
+	});
+});
+
 describe('searchChats (chat pickers): GET /inbox/find-all-chats across categories, filtered, with a pagination token', () => {
 	test('the seeded inbox (49 chats) fits one call: every chat once, categories in order, no token', async () => {
 		const result = await searchChats();

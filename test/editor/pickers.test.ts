@@ -261,8 +261,7 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 		for (const { property } of phones) expect(property.placeholder).toBe('e.g. 5511999998888');
 	});
 
-	test('subtitle, codex files (Communication, links to the README sections), credential icon and docs', () => {
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+	test('codex files (Communication, links to the README sections), credential icon and docs', () => {
 		expect(codex.categories).toEqual(['Communication']);
 		expect(codex.resources.primaryDocumentation).toEqual([{ url: `${REPO}#operations` }]);
 		expect(codex.resources.credentialDocumentation).toEqual([{ url: `${REPO}#credentials` }]);
@@ -275,5 +274,42 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 			light: 'file:../nodes/ConversationInbox/conversationInbox.svg',
 			dark: 'file:../nodes/ConversationInbox/conversationInbox.dark.svg',
 		});
+	});
+});
+
+/** What the canvas shows under a node's name: its subtitle expression, evaluated as the editor does. */
+function subtitleOf(nodeType: typeof node | ConversationInboxTrigger, typeName: string, parameters: Record<string, unknown>): unknown {
+	const { workflow, node: workflowNode } = makeWorkflow(typeName, nodeType, parameters as never);
+	return workflow.expression.getSimpleParameterValue(workflowNode, nodeType.description.subtitle, 'internal', {});
+}
+
+describe('subtitles read as words', () => {
+	test.each([
+		['template', 'getAll', 'Get many message templates'],
+		['customField', 'get', "Get a contact's custom fields"],
+	])('action node, %s → %s: "%s"', (resource, operation, expected) => {
+		expect(subtitleOf(node, NODE_TYPE, { resource, operation })).toBe(expected);
+	});
+
+	test('action node: every operation has its own subtitle, the action the node panel lists', () => {
+		const selectors = description.properties.filter((p) => p.name === 'operation');
+		const seen = new Set<unknown>();
+		for (const selector of selectors) {
+			const resource = String(selector.displayOptions?.show?.resource?.[0]);
+			for (const option of (selector.options ?? []) as INodePropertyOptions[]) {
+				const subtitle = subtitleOf(node, NODE_TYPE, { resource, operation: option.value });
+				expect(subtitle).toBe(option.action);
+				seen.add(subtitle);
+			}
+		}
+		expect(seen.size).toBe(19);
+	});
+
+	test('trigger: the names of the selected events, not their wire values', () => {
+		const trigger = new ConversationInboxTrigger();
+		expect(subtitleOf(trigger, 'conversationInboxTrigger', { events: ['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'] })).toBe(
+			'Message Received, Connection Status Update',
+		);
+		expect(subtitleOf(trigger, 'conversationInboxTrigger', { events: [] })).toBe('');
 	});
 });

@@ -58,7 +58,6 @@ describe('node description', () => {
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: 'conversationInboxApi', required: true }],
-			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 			icon: { light: 'file:conversationInbox.svg', dark: 'file:conversationInbox.dark.svg' },
 			requestDefaults: {
 				json: true,

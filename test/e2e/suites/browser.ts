@@ -2,19 +2,26 @@
  * The editor in a real browser (n8n 2.x only): headless Chromium (Debian's, driven by
  * playwright-core, see harness/browser.ts) logs in as the owner, opens the example workflows
  * (imported through the public API, as `npm run dev` does), and checks what a user sees:
- * our node icons load, the action node's Integration picker lists the sandbox's integrations
- * From List (and filters them by the typed text), and the trigger shows its notice about webhooks
- * the API cannot delete. Screenshots of every step go to test-output/screenshots/.
+ * the node panel finds our nodes by "inbox", "contact", "custom field" and "tag" (near the top, with
+ * our description), our node icons load, subtitles read as words, Template → Get Many's Integration
+ * picker lists only integrations that have templates (the trigger's lists them all, and filters by
+ * the typed text), and the trigger shows its notice about webhooks the API cannot delete.
+ * Screenshots of every step go to test-output/screenshots/ (gitignored; copies of the ones the
+ * README and the closing note show are kept in docs/screenshots/).
  *
  * Skipped with E2E_BROWSER=0.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { Locator, Page } from 'playwright-core';
 
+import { ConversationInboxTrigger } from '../../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import { DEMO } from '../../sandbox';
 import { browserCheckEnabled, launchBrowser, processesMentioning, type BrowserSession } from '../harness/browser';
 import type { E2EContext } from '../harness/context';
 import { DEMO_OWNER } from '../harness/stack';
-import { PACKAGE_NAME } from '../harness/provision';
+import { PACKAGE_NAME, REPO_ROOT } from '../harness/provision';
 import { ACTION_NODE_TYPE, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../harness/workflows';
 
 /** Where n8n serves a community node's icon: /icons/<package>/<path of the file in the package>. */
@@ -30,6 +37,18 @@ const TRIGGER_NODE = 'On a received message';
 
 const TRIGGER_NOTICE =
 	'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.';
+
+/** What the node panel shows for our entry: n8n lists the action node and the trigger as one
+ *  entry, with the trigger's description (see the trigger's description). */
+const PANEL_NAME = 'Conversation Inbox';
+const PANEL_DESCRIPTION = new ConversationInboxTrigger().description.description;
+/** The repository package.json names (the README the Docs links open). */
+const REPOSITORY = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url
+	.replace(/^git\+/, '')
+	.replace(/\.git$/, '');
+/** "Among the first results": the panel's first three entries. */
+const TOP = 3;
+const SEARCHES = ['inbox', 'contact', 'custom field', 'tag'];
 
 /** What the picker shows for each sandbox integration: "<name> (<status>)", sorted by name. */
 function expectedPickerItems(): string[] {
@@ -158,7 +177,41 @@ export function browserSuite(ctx: () => E2EContext): void {
 			await session().screenshot(page, '02-workflow-light-icon');
 		}, 60_000);
 
-		test('the Integration picker (From List) lists the sandbox integrations and filters them', async () => {
+		test.each(SEARCHES.map((query, index) => [query, index]))(
+			'the node panel search "%s" shows our node among the first results, with our description',
+			async (query, index) => {
+				const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
+				await page.getByTestId('node-creator-plus-button').click();
+				const creator = page.getByTestId('node-creator');
+				await creator.waitFor({ state: 'visible' });
+				await creator.getByTestId('node-creator-search-bar').fill(String(query));
+				// Entries in the order shown (waits while the list settles on ours).
+				const names = await visibleTexts(creator.getByTestId('node-creator-item-name'), (t) => t.slice(0, TOP).includes(PANEL_NAME));
+				const rank = names.indexOf(PANEL_NAME);
+				expect({ query, top: names.slice(0, TOP), inTop: rank >= 0 && rank < TOP }).toEqual({
+					query,
+					top: names.slice(0, TOP),
+					inTop: true,
+				});
+				process.stderr.write(`[browser] node panel "${query}": ${names.slice(0, 5).join(' | ')}\n`);
+				const entry = creator.getByTestId('item-iterator-item').filter({
+					has: page.getByTestId('node-creator-item-name').getByText(PANEL_NAME, { exact: true }),
+				});
+				const description = (await entry.getByTestId('node-creator-item-description').innerText()).replace(/\s+/g, ' ').trim();
+				expect(description).toBe(PANEL_DESCRIPTION);
+				await session().screenshot(page, `03-node-panel-${String(index + 1)}-${String(query).replace(/\s+/g, '-')}`);
+			},
+			60_000,
+		);
+
+		test('the canvas shows the operation in words under the node name', async () => {
+			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${TEMPLATES_NODE}"]`);
+			await node.getByText('Get many message templates', { exact: true }).waitFor({ state: 'visible' });
+			expect(await node.innerText()).not.toMatch(/getAll|template:/);
+		}, 60_000);
+
+		test('Template → Get Many: the Integration picker lists only integrations that have templates', async () => {
 			const { sandbox } = ctx();
 			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
 			const ndv = await openNode(page, TEMPLATES_NODE);
@@ -166,36 +219,55 @@ export function browserSuite(ctx: () => E2EContext): void {
 			await expect(ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).resolves.toBe('Get Many');
 			const locator = ndv.getByTestId('resource-locator-integrationId');
 			await locator.waitFor({ state: 'visible' });
+			// The header's Docs link opens the README's section (no query pasted after the #anchor).
+			await expect(ndv.getByRole('link', { name: /docs/i }).first().getAttribute('href')).resolves.toBe(`${REPOSITORY}#operations`);
 			// The NDV header shows our icon too.
-			await session().screenshot(page, '03-action-node-panel');
+			await session().screenshot(page, '04-action-node-panel');
 
 			// Mode: From list (the example stores a plain ID).
 			await locator.getByTestId('rlc-mode-selector').click();
 			await page.getByRole('option', { name: /^from list$/i }).click();
 			await expect(locator.getByTestId('rlc-mode-selector').locator('input').inputValue()).resolves.toMatch(/^from list$/i);
 
-			const listCallsBefore = sandbox.requests.filter((r) => r.path === '/v2/integration/list').length;
+			sandbox.clearRequests();
 			await locator.getByTestId('rlc-input').click();
 			const items = page.getByTestId('rlc-item');
 			await items.first().waitFor({ state: 'visible' });
-			// The whole list, in order (waits while it is still loading).
+			const official = `${DEMO.integrations.official.name} (${DEMO.integrations.official.connectionStatus})`;
+			// Only the official channel: the others have no templates (the API answers 400 for them).
+			expect(await visibleTexts(items, (t) => t.length >= 1)).toEqual([official]);
+			// n8n asked our node's searchIntegrations, which asked the API about each integration's templates.
+			expect(sandbox.requests.filter((r) => r.path === '/v2/integration/list').length).toBeGreaterThan(0);
+			const checked = sandbox.requests.filter((r) => r.path === '/v2/provider-template/list');
+			expect(new Set(checked.map((r) => r.query.integrationId))).toEqual(new Set(Object.values(DEMO.integrations).map((i) => i.id)));
+			await session().screenshot(page, '05-template-integration-picker');
+
+			// Picking it shows its name in the field.
+			await items.filter({ hasText: official }).click();
+			await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe(official);
+			await session().screenshot(page, '06-template-integration-picked');
+		}, 90_000);
+
+		test("the trigger's Integration picker lists every integration and filters them by the typed text", async () => {
+			const page = await openWorkflow(TRIGGER_EXAMPLE, '?theme=light');
+			const ndv = await openNode(page, TRIGGER_NODE);
+			const locator = ndv.getByTestId('resource-locator-integrationId');
+			await locator.waitFor({ state: 'visible' });
+			await locator.getByTestId('rlc-mode-selector').click();
+			await page.getByRole('option', { name: /^from list$/i }).click();
+			await locator.getByTestId('rlc-input').click();
+			const items = page.getByTestId('rlc-item');
+			await items.first().waitFor({ state: 'visible' });
+			// Every integration (n8n puts the one already chosen first; the rest keep our order).
 			const expected = expectedPickerItems();
 			const texts = await visibleTexts(items, (t) => t.length >= expected.length);
-			expect(texts).toEqual(expected);
-			// n8n asked our node's searchIntegrations, which called the sandbox API.
-			expect(sandbox.requests.filter((r) => r.path === '/v2/integration/list').length).toBeGreaterThan(listCallsBefore);
-			await session().screenshot(page, '04-integration-picker-from-list');
+			expect([...texts].sort((a, b) => a.localeCompare(b))).toEqual(expected);
+			await session().screenshot(page, '07-trigger-integration-picker');
 
 			// Typing filters the list (the node filters by name or ID).
 			await page.getByTestId('rlc-search').fill('support');
 			const support = `${DEMO.integrations.whatsapp.name} (${DEMO.integrations.whatsapp.connectionStatus})`;
 			expect(await visibleTexts(items, (t) => t.length === 1 && t[0] === support)).toEqual([support]);
-			await session().screenshot(page, '05-integration-picker-search');
-
-			// Picking it shows its name in the field.
-			await page.getByTestId('rlc-item').filter({ hasText: support }).click();
-			await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe(support);
-			await session().screenshot(page, '06-integration-picked');
 		}, 90_000);
 
 		test('the trigger shows the notice about webhooks the API cannot delete', async () => {
@@ -209,7 +281,7 @@ export function browserSuite(ctx: () => E2EContext): void {
 			await notice.waitFor({ state: 'visible' });
 			expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe(TRIGGER_NOTICE);
 			await ndv.getByTestId('resource-locator-integrationId').waitFor({ state: 'visible' });
-			await session().screenshot(page, '07-trigger-notice');
+			await session().screenshot(page, '08-trigger-notice');
 		}, 60_000);
 
 		test('the icons switch to the dark variant in the dark theme', async () => {
@@ -220,7 +292,7 @@ export function browserSuite(ctx: () => E2EContext): void {
 				expect({ type, src: icon.src }).toEqual({ type, src: DARK_ICON });
 				expect(icon.naturalWidth).toBeGreaterThan(0);
 			}
-			await session().screenshot(page, '08-workflow-dark-icons');
+			await session().screenshot(page, '09-workflow-dark-icons');
 		}, 60_000);
 	});
 }
