@@ -28,6 +28,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	INodeType,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
@@ -36,6 +37,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import type { InboxCredentials } from './n8n-harness';
@@ -62,7 +64,16 @@ export interface TriggerSetup {
 	webhookTestBaseUrl?: string;
 	/** the workflow's static data as n8n stored it (JSON) */
 	staticData?: IDataObject;
-	webhookId?: string;
+	/** a node saved without a webhookId (n8n then puts workflow ID and node name in its path) */
+	webhookId?: string | null;
+	/** the node's typeVersion (default: the one the editor gives a new node) */
+	typeVersion?: number;
+}
+
+/** The node type as n8n holds it, with `typeVersion` as the version a node is created at. */
+function atVersion(nodeType: ConversationInboxTrigger, typeVersion: number | undefined): INodeType {
+	if (typeVersion === undefined) return nodeType;
+	return { ...nodeType, description: { ...nodeType.description, defaultVersion: typeVersion } } as INodeType;
 }
 
 /** One trigger node in one workflow, as n8n holds it in memory between load and save. */
@@ -72,9 +83,9 @@ export class TriggerInstance {
 	readonly node: INode;
 
 	constructor(readonly setup: TriggerSetup) {
-		const fixture = makeWorkflow(TRIGGER_TYPE, this.nodeType, setup.parameters, {
+		const fixture = makeWorkflow(TRIGGER_TYPE, atVersion(this.nodeType, setup.typeVersion), setup.parameters, {
 			staticData: setup.staticData ? (JSON.parse(JSON.stringify(setup.staticData)) as IDataObject) : undefined,
-			webhookId: setup.webhookId ?? TEST_WEBHOOK_ID,
+			webhookId: setup.webhookId === null ? undefined : (setup.webhookId ?? TEST_WEBHOOK_ID),
 		});
 		this.workflow = fixture.workflow;
 		this.node = fixture.node;
@@ -97,7 +108,7 @@ export class TriggerInstance {
 				.map((method) => ({
 					httpMethod: method.trim() as IHttpRequestMethods,
 					node: this.node.name,
-					path: `${this.node.webhookId}/${description.path}`,
+					path: NodeHelpers.getNodeWebhookPath(String(this.workflow.id), this.node, String(description.path)),
 					webhookDescription: description,
 					workflowId: this.workflow.id,
 					workflowExecuteAdditionalData: additionalData,
@@ -155,6 +166,11 @@ export class TriggerInstance {
 			calls.push({ method: webhookData.httpMethod, hook: 'delete', result });
 		}
 		return calls;
+	}
+
+	/** n8n's logger, as every context of the node returns it (one instance per process). */
+	n8nLogger(): HookContext['logger'] {
+		return this.hookContext(this.webhooks()[0]).logger;
 	}
 
 	/** The node's static data as the node sees it. */

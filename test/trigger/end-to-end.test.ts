@@ -10,7 +10,7 @@ import { SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registration
 import type { InboxCredentials } from '../helpers/n8n-harness';
 import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import type { Sandbox } from './setup';
-import { DEMO, headerOf, startTestSandbox, triggerParameters, webhooksFor, WHATSAPP } from './setup';
+import { DEMO, derivedSecretFor, headerOf, startTestSandbox, triggerParameters, webhooksFor, WHATSAPP } from './setup';
 
 let sandbox: Sandbox;
 let credentials: InboxCredentials;
@@ -38,10 +38,9 @@ async function activatedTrigger(parameters: ReturnType<typeof triggerParameters>
 	return instance;
 }
 
+/** The secret the node's registrations carry: derived from the token and its webhook ID. */
 function secretOf(instance: TriggerInstance): string {
-	const secret = instance.nodeStaticData().secret;
-	if (typeof secret !== 'string') throw new Error('no secret');
-	return secret;
+	return derivedSecretFor(instance.node.webhookId!);
 }
 
 /** Deliveries to this trigger's URL (earlier tests' registrations point at other URLs). */

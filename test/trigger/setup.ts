@@ -2,6 +2,7 @@
  * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
  */
+import { createHmac } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox';
@@ -31,6 +32,8 @@ export interface TriggerParameterInput {
 	transferType?: string;
 	delayMinutes?: number;
 	extraHeaders?: Array<{ key: string; value: string }>;
+	/** typeVersion 3's Simplify; default false here (the full item most tests inspect) */
+	simplify?: boolean;
 }
 
 /** The node's parameters as the editor stores them. */
@@ -44,6 +47,7 @@ export function triggerParameters(input: TriggerParameterInput = {}): INodeParam
 		events: input.events ?? ['MESSAGE_RECEIVED'],
 		transferType: input.transferType ?? 'ALL',
 		delayMinutes: input.delayMinutes ?? 0,
+		simplify: input.simplify ?? false,
 		options: {},
 	};
 	if (input.extraHeaders) {
@@ -67,4 +71,14 @@ export function headerOf(webhook: Webhook, name: string): string | undefined {
 /** The headers a registration makes the platform send, as a plain object. */
 export function headersOf(webhook: Webhook): Record<string, string> {
 	return Object.fromEntries(webhook.headers.map((header) => [header.key, header.value]));
+}
+
+/**
+ * The secret a node's registrations must carry, computed here independently of the node's code:
+ * HMAC-SHA256 keyed with the API token over a fixed label and the node's webhook ID.
+ */
+export function derivedSecretFor(webhookId: string, token: string = DEMO.token): string {
+	return createHmac('sha256', token)
+		.update(`n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nwebhook:${webhookId}`, 'utf8')
+		.digest('hex');
 }
