@@ -168,11 +168,6 @@ export class TriggerInstance {
 		return calls;
 	}
 
-	/** n8n's logger, as every context of the node returns it (one instance per process). */
-	n8nLogger(): HookContext['logger'] {
-		return this.hookContext(this.webhooks()[0]).logger;
-	}
-
 	/** The node's static data as the node sees it. */
 	nodeStaticData(): IDataObject {
 		return this.workflow.getStaticData('node', this.node);
@@ -202,6 +197,33 @@ export class TriggerInstance {
 		});
 		return new WebhookContext(this.workflow, this.node, additionalData, 'webhook', webhookData, [], null);
 	}
+}
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** One call the node made to n8n's logger (`this.logger`) while handling a request. */
+export interface LogCall {
+	level: LogLevel;
+	message: string;
+	metadata?: unknown;
+}
+
+/**
+ * The context's `this.logger` with every call recorded, then passed on to n8n's own logger
+ * (which drops levels below N8N_LOG_LEVEL, as in n8n: its disabled methods cannot be spied on).
+ */
+function recordingLogger(context: WebhookContext, real: WebhookContext['logger'], calls: LogCall[]): void {
+	const levels: LogLevel[] = ['error', 'warn', 'info', 'debug'];
+	const recorder = Object.create(real) as typeof real;
+	for (const level of levels) {
+		Object.defineProperty(recorder, level, {
+			value: (message: string, metadata?: unknown) => {
+				calls.push({ level, message, metadata });
+				(real[level] as (message: string, metadata?: unknown) => void)(message, metadata);
+			},
+		});
+	}
+	Object.defineProperty(context, 'logger', { value: recorder });
 }
 
 /** One request the stand-in endpoint handled. */
@@ -235,6 +257,8 @@ async function readRawBody(request: IncomingMessage, limit: number): Promise<Buf
  */
 export class N8nWebhookEndpointStandIn {
 	readonly calls: EndpointCall[] = [];
+	/** what the node logged through `this.logger`, in order */
+	readonly logs: LogCall[] = [];
 	private server?: Server;
 	private instance?: TriggerInstance;
 	private waiters: Array<() => void> = [];
@@ -376,6 +400,9 @@ export class N8nWebhookEndpointStandIn {
 		let result: IWebhookResponseData;
 		try {
 			const context = instance.webhookContext(request, response, method);
+			// n8n's logger from another context of the node: reading `context.logger` would pin it.
+			const n8nLogger = instance.hookContext(instance.webhooks()[0]).logger;
+			recordingLogger(context, n8nLogger, this.logs);
 			result = await instance.nodeType.webhook.call(context);
 		} catch (error) {
 			this.send(response, { ...call, error: (error as Error).message }, 500, {
