@@ -2,10 +2,11 @@
  * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox';
+import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import { DEMO } from '../sandbox/seed';
 import type { Webhook } from '../sandbox/types';
 import type { InboxCredentials } from '../helpers/n8n-harness';
@@ -81,4 +82,48 @@ export function derivedSecretFor(webhookId: string, token: string = DEMO.token):
 	return createHmac('sha256', token)
 		.update(`n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nwebhook:${webhookId}`, 'utf8')
 		.digest('hex');
+}
+
+export interface DeliveryFixture {
+	sandbox: Sandbox;
+	credentials: InboxCredentials;
+	/** stands in for n8n's webhook endpoint; the sandbox delivers to it */
+	endpoint: N8nWebhookEndpointStandIn;
+}
+
+/** A sandbox and a stand-in webhook endpoint for the tests of one file (started and stopped around them). */
+export function sandboxAndEndpoint(): DeliveryFixture {
+	const fixture = {} as DeliveryFixture;
+	beforeAll(async () => {
+		Object.assign(fixture, await startTestSandbox());
+		fixture.endpoint = await new N8nWebhookEndpointStandIn().start();
+	});
+	afterAll(async () => {
+		await fixture.endpoint?.stop();
+		await fixture.sandbox?.close();
+	});
+	return fixture;
+}
+
+/** A trigger with a URL of its own, activated against the sandbox and receiving at the endpoint. */
+export async function activatedTrigger(
+	fixture: DeliveryFixture,
+	parameters: INodeParameters,
+	typeVersion?: number,
+): Promise<TriggerInstance> {
+	const instance = new TriggerInstance({
+		parameters,
+		credentials: fixture.credentials,
+		webhookBaseUrl: fixture.endpoint.webhookBaseUrl,
+		webhookId: randomUUID(),
+		typeVersion,
+	});
+	await instance.activate();
+	fixture.endpoint.attach(instance);
+	return instance;
+}
+
+/** A phone number no seeded contact has, so the message is the contact's first. */
+export function newPhoneNumber(): string {
+	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 }

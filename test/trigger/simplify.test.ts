@@ -3,28 +3,13 @@
  * through the stand-in for n8n's webhook endpoint, and from payload shapes the spec does not rule
  * out (it shows no payload): nothing throws and nothing delivered is lost.
  */
-import { randomUUID } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { simplifyDelivery } from '../../nodes/ConversationInboxTrigger/simplify';
-import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
-import type { InboxCredentials } from '../helpers/n8n-harness';
-import type { Sandbox } from './setup';
-import { DEMO, derivedSecretFor, startTestSandbox, triggerParameters, WHATSAPP } from './setup';
+import type { TriggerInstance } from '../helpers/trigger-harness';
+import { activatedTrigger, DEMO, derivedSecretFor, newPhoneNumber, sandboxAndEndpoint, triggerParameters, WHATSAPP } from './setup';
 
-let sandbox: Sandbox;
-let credentials: InboxCredentials;
-let endpoint: N8nWebhookEndpointStandIn;
-
-beforeAll(async () => {
-	({ sandbox, credentials } = await startTestSandbox());
-	endpoint = await new N8nWebhookEndpointStandIn().start();
-});
-
-afterAll(async () => {
-	await endpoint.stop();
-	await sandbox.close();
-});
+const fixture = sandboxAndEndpoint();
 
 /** The parameters as the editor stores a new node's: Simplify left at its default. */
 function withoutSimplify(parameters: INodeParameters): INodeParameters {
@@ -32,22 +17,8 @@ function withoutSimplify(parameters: INodeParameters): INodeParameters {
 	return rest;
 }
 
-async function activated(parameters: INodeParameters, typeVersion?: number): Promise<TriggerInstance> {
-	const instance = new TriggerInstance({
-		parameters,
-		credentials,
-		webhookBaseUrl: endpoint.webhookBaseUrl,
-		webhookId: randomUUID(),
-		typeVersion,
-	});
-	await instance.activate();
-	endpoint.attach(instance);
-	return instance;
-}
-
-function newPhoneNumber(): string {
-	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
+const activated = (parameters: INodeParameters, typeVersion?: number): Promise<TriggerInstance> =>
+	activatedTrigger(fixture, parameters, typeVersion);
 
 describe('Simplify with the sandbox deliveries', () => {
 	test('a new node (version 3, Simplify by default): a first message gives flat items with the text, phone and chat IDs', async () => {
@@ -56,14 +27,14 @@ describe('Simplify with the sandbox deliveries', () => {
 		);
 		expect(instance.node.typeVersion).toBe(3);
 		expect(instance.node.parameters.simplify).toBe(true);
-		const before = endpoint.executions.length;
+		const before = fixture.endpoint.executions.length;
 		const phoneNumber = newPhoneNumber();
 
-		await sandbox.simulate.message({ integrationId: WHATSAPP, phoneNumber, name: 'Rita Lopes', direction: 'inbound', text: 'Quero falar com alguém' });
+		await fixture.sandbox.simulate.message({ integrationId: WHATSAPP, phoneNumber, name: 'Rita Lopes', direction: 'inbound', text: 'Quero falar com alguém' });
 
-		const items = endpoint.executions.slice(before).map((execution) => execution.items![0].json);
+		const items = fixture.endpoint.executions.slice(before).map((execution) => execution.items![0].json);
 		expect(items.map((item) => item.event).sort()).toEqual(['FIRST_MESSAGE_RECEIVED', 'MESSAGE_RECEIVED']);
-		const chat = [...sandbox.state.chats.values()].find((c) => c.phoneNumber === phoneNumber)!;
+		const chat = [...fixture.sandbox.state.chats.values()].find((c) => c.phoneNumber === phoneNumber)!;
 		for (const item of items) {
 			expect(item).toEqual({
 				event: item.event,
@@ -90,10 +61,10 @@ describe('Simplify with the sandbox deliveries', () => {
 
 	test('a connection change: the new and previous status and the line\'s name', async () => {
 		await activated(withoutSimplify(triggerParameters({ events: ['CONNECTION_STATUS_UPDATE'] })));
-		const before = endpoint.executions.length;
-		await sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED');
-		await sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED');
-		const items = endpoint.executions.slice(before).map((execution) => execution.items![0].json);
+		const before = fixture.endpoint.executions.length;
+		await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED');
+		await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED');
+		const items = fixture.endpoint.executions.slice(before).map((execution) => execution.items![0].json);
 		expect(items).toEqual([
 			{ event: 'CONNECTION_STATUS_UPDATE', integrationId: WHATSAPP, timestamp: expect.any(String), connectionStatus: 'DISCONNECTED', previousStatus: 'CONNECTED', integrationName: DEMO.integrations.whatsapp.name },
 			{ event: 'CONNECTION_STATUS_UPDATE', integrationId: WHATSAPP, timestamp: expect.any(String), connectionStatus: 'CONNECTED', previousStatus: 'DISCONNECTED', integrationName: DEMO.integrations.whatsapp.name },
@@ -109,9 +80,9 @@ describe('Simplify with the sandbox deliveries', () => {
 		for (const [label, parameters, typeVersion] of cases) {
 			const instance = await activated(parameters, typeVersion);
 			expect({ label, simplify: instance.node.parameters.simplify }).toEqual({ label, simplify: typeVersion === 3 ? false : undefined });
-			const before = endpoint.executions.length;
-			await sandbox.simulate.message({ integrationId: WHATSAPP, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'outbound', text: `full ${label}`, transferType: 'API' });
-			const [item] = endpoint.executions.slice(before).map((execution) => execution.items![0].json);
+			const before = fixture.endpoint.executions.length;
+			await fixture.sandbox.simulate.message({ integrationId: WHATSAPP, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'outbound', text: `full ${label}`, transferType: 'API' });
+			const [item] = fixture.endpoint.executions.slice(before).map((execution) => execution.items![0].json);
 			expect(Object.keys(item).sort()).toEqual(['body', 'event', 'headers', 'integrationId', 'query']);
 			expect(item.body).toMatchObject({ event: 'MESSAGE_SENT', data: { message: { text: `full ${label}` } } });
 		}
