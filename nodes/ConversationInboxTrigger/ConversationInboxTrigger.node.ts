@@ -116,7 +116,8 @@ const EVENT_OVERLAPS: Record<string, string> = {
 		'Overlaps First Message Received: a first message starts both (and Message Sent and Received).',
 	FIRST_MESSAGE_RECEIVED:
 		'Overlaps Message Received: a first message starts both (and Message Sent and Received).',
-	MESSAGE_IN_SERVICE: 'Also starts the message events it belongs to.',
+	MESSAGE_IN_SERVICE:
+		'Overlaps the other message events: the same message also starts Message Sent or Message Received, and Message Sent and Received.',
 };
 const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
 	const overlap = EVENT_OVERLAPS[option.value as string];

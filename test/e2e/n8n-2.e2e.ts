@@ -2,9 +2,10 @@
 // The browser check (Chromium) runs on this version only; E2E_BROWSER=0 skips it.
 import { describeN8n } from './harness/context';
 import { browserSuite } from './suites/browser';
+import { browserTriggerSuite } from './suites/browser-trigger';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
 import { triggerSuite } from './suites/trigger';
 
-describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite, browserSuite]);
+describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite, browserSuite, browserTriggerSuite]);

@@ -1,6 +1,6 @@
 /**
  * Rejected and ignored deliveries leave a line in n8n's log (the stand-in endpoint records what
- * the node passes to `this.logger`, n8n-core's real logger, and passes it on),
+ * the node passes to `this.logger`; the e2e suite reads n8n's own log),
  * with the reason and the event, never a secret or the token, rate-limited per node.
  */
 import { randomUUID } from 'node:crypto';
