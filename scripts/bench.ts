@@ -375,16 +375,14 @@ function triggerWorkflow(credential: CredentialRecord, webhookId: string): Workf
 	return { name: 'bench trigger', nodes: [node], connections: {}, settings: { executionOrder: 'v1' } };
 }
 
-/** Waits for the trigger's static data (secret, registration), as the e2e harness does; returns the delivery headers. */
+/** Waits for the trigger's registration on the sandbox and its live URL; returns the headers the platform delivers with. */
 async function triggerHeaders(ctx: E2EContext, workflowId: string, url: string): Promise<Record<string, string>> {
 	const deadline = Date.now() + 30_000;
 	while (Date.now() < deadline) {
-		const workflow = await ctx.client.getWorkflow(workflowId);
-		const data = (workflow.staticData ?? {})[`node:${TRIGGER_NODE}`] as { secret?: string; registrations?: Array<{ event: string; fingerprint: string }> } | undefined;
-		const registration = data?.registrations?.find((r) => r.event === TRIGGER_EVENT);
+		const registration = [...ctx.sandbox.state.webhooks.values()].find((w) => w.url === url && w.type === TRIGGER_EVENT);
 		const probe = await ctx.client.raw('POST', url, { body: { probe: true } });
-		if (typeof data?.secret === 'string' && registration && probe.status === 401) {
-			return { 'x-inbox-webhook-secret': data.secret, 'x-inbox-event': TRIGGER_EVENT, 'x-inbox-registration': registration.fingerprint };
+		if (registration && probe.status === 401) {
+			return Object.fromEntries(registration.headers.map((h) => [h.key.toLowerCase(), h.value]));
 		}
 		await sleep(200);
 	}

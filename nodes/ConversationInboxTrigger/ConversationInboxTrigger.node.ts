@@ -10,17 +10,22 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import codex from './ConversationInboxTrigger.node.json';
-import { ID_PATTERN, TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENT_OPTIONS } from '../shared/constants';
+import {
+	ID_PATTERN,
+	TRANSFER_TYPE_OPTIONS,
+	WEBHOOK_EVENT_OPTIONS,
+	WEBHOOK_EVENTS,
+} from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
 import {
+	checkDeliverySecret,
 	payloadField,
 	publicHeaders,
 	readPayload,
 	redactSecret,
-	secretMatches,
 	singleHeader,
 } from './delivery';
 import type { Registration } from './registrations';
@@ -29,7 +34,6 @@ import {
 	fingerprintOf,
 	loadState,
 	missingEvents,
-	newSecret,
 	readConfig,
 	REGISTERED_METHOD,
 	REGISTRATION_HEADER,
@@ -37,6 +41,10 @@ import {
 	SECRET_HEADER,
 	STATE_VERSION,
 } from './registrations';
+import type { DeliveryNote } from './rejections';
+import { logDelivery } from './rejections';
+import { currentSecret, secretTag } from './secret';
+import { simplifyDelivery } from './simplify';
 
 /**
  * Every method the API lets a webhook use. Each one is its own webhook description on the same
@@ -66,12 +74,27 @@ function webhookUrlOf(context: IHookFunctions): string {
 	return url;
 }
 
-/** Writes a response directly (401/400/413) and tells n8n not to answer or execute. */
-function respondWithoutExecution(
+/** The node's secret for registering; fails before any request when the token is missing. */
+async function registrationSecret(context: IHookFunctions): Promise<string> {
+	const secret = await currentSecret(context);
+	if (!secret) {
+		throw new NodeOperationError(context.getNode(), 'The credential has no API token', {
+			description: 'Open the Conversation Inbox credential, enter the API token and save it.',
+		});
+	}
+	return secret;
+}
+
+/**
+ * Writes a response directly (401/400/413), logs why, and tells n8n not to answer or execute.
+ */
+function refuse(
 	context: IWebhookFunctions,
 	statusCode: number,
 	message: string,
+	note: Omit<DeliveryNote, 'outcome' | 'statusCode'>,
 ): IWebhookResponseData {
+	logDelivery(context, { ...note, outcome: 'refused', statusCode });
 	const response = context.getResponseObject() as unknown as {
 		writeHead(statusCode: number, headers: Record<string, string>): unknown;
 		end(body: string): unknown;
@@ -82,9 +105,26 @@ function respondWithoutExecution(
 }
 
 /** An authentic delivery that must not start the workflow: n8n answers 200 with this body. */
-function acknowledgeWithoutExecution(reason: string): IWebhookResponseData {
+function ignore(context: IWebhookFunctions, reason: string, event: string | undefined): IWebhookResponseData {
+	logDelivery(context, { outcome: 'ignored', statusCode: 200, reason: reason.toLowerCase(), event });
 	return { webhookResponse: { success: true, executed: false, reason } };
 }
+
+/** The event list's options, each saying which other events the same occurrence also starts. */
+const EVENT_OVERLAPS: Record<string, string> = {
+	MESSAGE_SENT_AND_RECEIVED: 'Overlaps Message Sent and Message Received: one message starts both.',
+	MESSAGE_SENT: 'Overlaps Message Sent and Received.',
+	MESSAGE_RECEIVED:
+		'Overlaps First Message Received: a first message starts both (and Message Sent and Received).',
+	FIRST_MESSAGE_RECEIVED:
+		'Overlaps Message Received: a first message starts both (and Message Sent and Received).',
+	MESSAGE_IN_SERVICE:
+		'Overlaps the other message events: the same message also starts Message Sent or Message Received, and Message Sent and Received.',
+};
+const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
+	const overlap = EVENT_OVERLAPS[option.value as string];
+	return overlap ? { ...option, description: `${option.description}. ${overlap}` } : option;
+});
 
 export class ConversationInboxTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -95,11 +135,12 @@ export class ConversationInboxTrigger implements INodeType {
 			dark: 'file:../ConversationInbox/conversationInbox.dark.svg',
 		},
 		group: ['trigger'],
-		// Both versions behave the same here. n8n 2.x reads the body of every delivery to a trigger
-		// at typeVersion 1 as it did for its Webhook node v1, evaluating that node's
-		// options.binaryData through the expression engine (an isolate per delivery); at 2 it does not.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 1 and 2 give the same item. n8n 2.x reads the body of every delivery to a trigger at
+		// typeVersion 1 as it did for its Webhook node v1, evaluating that node's options.binaryData
+		// through the expression engine (an isolate per delivery); from 2 on it does not.
+		// 3 adds Simplify, on by default; saved nodes at 1 and 2 keep the full item.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		// "Message Received, Connection Status Update" rather than the wire values.
 		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
 		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
@@ -127,13 +168,6 @@ export class ConversationInboxTrigger implements INodeType {
 		activationMessage:
 			'The webhooks are registered on the platform; events now start this workflow.',
 		properties: [
-			{
-				displayName:
-					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.',
-				name: 'apiCannotDeleteNotice',
-				type: 'notice',
-				default: '',
-			},
 			integrationLocatorProperty({
 				description:
 					'The channel integration (connected messaging line) whose events start the workflow',
@@ -142,11 +176,20 @@ export class ConversationInboxTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: WEBHOOK_EVENT_OPTIONS,
+				options: TRIGGER_EVENT_OPTIONS,
 				default: [],
 				required: true,
 				description:
-					'The events that start the workflow. One webhook is registered on the platform per event.',
+					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
+			},
+			{
+				// Shown once events are chosen: that is when activating registers webhooks.
+				displayName:
+					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.',
+				name: 'apiCannotDeleteNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { events: WEBHOOK_EVENTS } },
 			},
 			{
 				displayName: 'Transfer Type',
@@ -165,6 +208,15 @@ export class ConversationInboxTrigger implements INodeType {
 				default: 0,
 				description:
 					'Minutes the platform waits after the event before it sends the delivery. 0 sends it at once.',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+				description:
+					'Whether to return one flat item (event, integration, message text, phone number, chat IDs, statuses) instead of the full delivery with its body, headers and query',
 			},
 			{
 				displayName: 'Options',
@@ -219,36 +271,34 @@ export class ConversationInboxTrigger implements INodeType {
 		default: {
 			/**
 			 * True when every selected event already has a registration for this URL and these
-			 * settings (integration, transfer type, delay, extra headers), and the secret they carry
-			 * is known. Answers from static data: the API cannot list webhooks.
+			 * settings (integration, transfer type, delay, extra headers) that carries a secret the
+			 * node accepts. Answers from static data: the API cannot list webhooks.
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
+				const secret = await registrationSecret(this);
 				const state = loadState(this.getWorkflowStaticData('node'));
-				return missingEvents(state, url, config).length === 0;
+				return missingEvents(state, url, config, secret).length === 0;
 			},
 
 			/**
 			 * Registers one webhook per selected event that has no reusable registration yet.
-			 * The secret is created once per node and kept: registrations made under earlier
-			 * settings still exist on the platform, still authenticate, and are recognised (and
-			 * ignored) by their fingerprint header; switching back to earlier settings reuses them.
+			 * The secret is derived from the API token and the node (secret.ts), so `webhook()`
+			 * accepts a delivery as soon as the platform can send one, before n8n saves static
+			 * data. Registrations made under earlier settings still exist on the platform, still
+			 * authenticate, and are recognised (and ignored) by their fingerprint header;
+			 * switching back to earlier settings reuses them.
 			 */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
+				const secret = await registrationSecret(this);
 				const staticData = this.getWorkflowStaticData('node');
 				const state = loadState(staticData);
 
-				if (!state.secret) {
-					// Registrations recorded without their secret could never authenticate again.
-					state.secret = newSecret();
-					state.registrations = [];
-				}
-				const missing = missingEvents(state, url, config);
+				const missing = missingEvents(state, url, config, secret);
 				staticData.version = STATE_VERSION;
-				staticData.secret = state.secret;
 				staticData.registrations = [...state.registrations];
 
 				for (const event of missing) {
@@ -257,7 +307,7 @@ export class ConversationInboxTrigger implements INodeType {
 						url,
 						method: REGISTERED_METHOD,
 						type: event,
-						headers: registrationHeaders(config, state.secret, event) as unknown as IDataObject[],
+						headers: registrationHeaders(config, secret, event) as unknown as IDataObject[],
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
@@ -276,6 +326,7 @@ export class ConversationInboxTrigger implements INodeType {
 						delayMinutes: config.delayMinutes,
 						headersHash: config.headersHash,
 						fingerprint: fingerprintOf(config, event),
+						secretTag: secretTag(secret),
 						createdAt: new Date().toISOString(),
 					};
 					state.registrations.push(registration);
@@ -307,30 +358,44 @@ export class ConversationInboxTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const headers = this.getHeaderData() as Headers;
-		const state = loadState(this.getWorkflowStaticData('node'));
+		const headerEvent = singleHeader(headers, EVENT_HEADER);
 
-		if (!secretMatches(headers[SECRET_HEADER], state.secret)) {
-			return respondWithoutExecution(this, 401, 'Missing or wrong webhook secret');
+		// The derived secret needs no static data (n8n 2.x saves it after the URL goes live);
+		// a node first activated under version 1 also accepts the random secret kept there.
+		const accepted = [
+			await currentSecret(this),
+			loadState(this.getWorkflowStaticData('node')).legacySecret,
+		];
+		const check = checkDeliverySecret(headers[SECRET_HEADER], accepted);
+		if (!check.ok) {
+			const bodyEvent = payloadField(this.getBodyData(), 'event', 'type');
+			return refuse(this, 401, 'Missing or wrong webhook secret', {
+				reason: check.reason,
+				event: headerEvent ?? bodyEvent,
+			});
 		}
-		const secret = state.secret as string;
 
 		const request = this.getRequestObject() as unknown as { rawBody?: unknown };
 		const query = this.getQueryData() as IDataObject;
 		const payload = readPayload(this.getBodyData(), request.rawBody, query);
 		if (!payload.ok) {
-			return respondWithoutExecution(this, payload.statusCode, payload.message);
+			return refuse(this, payload.statusCode, payload.message, {
+				reason: payload.message.replace(/^The/, 'the'),
+				event: headerEvent,
+			});
 		}
 
 		const config = readConfig.call(this);
-		const event =
-			singleHeader(headers, EVENT_HEADER) ?? payloadField(payload.payload, 'event', 'type');
+		const event = headerEvent ?? payloadField(payload.payload, 'event', 'type');
 		if (event === undefined || !config.events.includes(event)) {
-			return acknowledgeWithoutExecution('The event kind is not selected in the trigger');
+			return ignore(this, 'The event kind is not selected in the trigger', event);
 		}
 		const registration = singleHeader(headers, REGISTRATION_HEADER);
 		if (registration !== undefined && registration !== fingerprintOf(config, event)) {
-			return acknowledgeWithoutExecution(
+			return ignore(
+				this,
 				'The delivery comes from a registration made with earlier trigger settings',
+				event,
 			);
 		}
 		const payloadIntegration = payloadField(payload.payload, 'integrationId');
@@ -339,18 +404,22 @@ export class ConversationInboxTrigger implements INodeType {
 			ID_PATTERN.test(payloadIntegration) &&
 			payloadIntegration !== config.integrationId
 		) {
-			return acknowledgeWithoutExecution('The delivery is for another integration');
+			return ignore(this, 'The delivery is for another integration', event);
 		}
 
-		const item: IDataObject = {
-			event,
-			integrationId: config.integrationId,
-			body: payload.payload as IDataObject,
-			headers: publicHeaders(headers),
-			query,
-		};
-		return {
-			workflowData: [[{ json: redactSecret(item, secret) }]],
-		};
+		// Simplify exists from version 3 on; 1 and 2 keep the full item they always gave.
+		const simplify =
+			this.getNode().typeVersion >= 3 && this.getNodeParameter('simplify', true) !== false;
+		let item: IDataObject = simplify
+			? simplifyDelivery(event, config.integrationId, payload.payload)
+			: {
+					event,
+					integrationId: config.integrationId,
+					body: payload.payload as IDataObject,
+					headers: publicHeaders(headers),
+					query,
+				};
+		for (const secret of accepted) if (secret) item = redactSecret(item, secret);
+		return { workflowData: [[{ json: item }]] };
 	}
 }

@@ -34,6 +34,40 @@ export function secretMatches(provided: HeaderValue, secret: string | undefined)
 	return equal && typeof provided === 'string';
 }
 
+export type SecretCheck =
+	| { ok: true }
+	| { ok: false; reason: string };
+
+/**
+ * Checks the secret header of a delivery against every secret the node accepts (its derived one,
+ * and a version-1 random one if it has it). Each comparison runs (constant time, no early exit).
+ * The reason names the header, never a value.
+ */
+export function checkDeliverySecret(
+	provided: HeaderValue,
+	accepted: Array<string | undefined>,
+): SecretCheck {
+	const known = accepted.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+	const matches = known.map((secret) => secretMatches(provided, secret));
+	if (matches.includes(true)) return { ok: true };
+	if (provided === undefined) return { ok: false, reason: `the ${SECRET_HEADER} header is missing` };
+	if (Array.isArray(provided)) {
+		return { ok: false, reason: `the ${SECRET_HEADER} header was sent more than once` };
+	}
+	if (known.length === 0) {
+		return {
+			ok: false,
+			reason: "the node's credential could not be read (no API token), so no secret could be checked",
+		};
+	}
+	return {
+		ok: false,
+		reason:
+			`the ${SECRET_HEADER} header does not match this node's secret ` +
+			'(a registration made under another API token or for another node, or a forged request)',
+	};
+}
+
 /** First value of a header, or undefined when absent or sent several times. */
 export function singleHeader(headers: Headers, name: string): string | undefined {
 	const value = headers[name.toLowerCase()];

@@ -6,28 +6,35 @@
  *
  * ```
  * {
- *   version: 1,
- *   secret: '<64 hex chars>',          // per node, created once, never rotated by the node
+ *   version: 2,
  *   registrations: [                   // every webhook this node ever registered, never forgotten
  *     { webhookId, event, url, integrationId, transferType, delayMinutes,
- *       headersHash, fingerprint, createdAt },
+ *       headersHash, fingerprint, secretTag, createdAt },
  *   ],
+ *   secret?: '<64 hex chars>',         // version 1 only: see below
  *   lastDeactivatedAt?: '<ISO time>',  // set by `delete`, for the record only
  * }
  * ```
  *
- * A registration is reusable when its URL and fingerprint match the current settings. The
- * fingerprint covers integration, event kind, transfer type, delay and the extra headers, and
- * travels with every delivery in the `x-inbox-registration` header, so the trigger can tell a
- * delivery of a current registration from one of an outdated registration that still exists on
- * the platform (acknowledged, not executed).
+ * The secret a registration carries is derived from the API token and the node (secret.ts), so
+ * `webhook()` needs no static data to check it; `secretTag` records which secret a registration
+ * carries. Nodes first activated under version 1 hold a random `secret` here, carried by their
+ * registrations without a `secretTag`: it is kept and still accepted, so those registrations keep
+ * working (registering them again would double every delivery, as the old ones cannot be deleted).
+ *
+ * A registration is reusable when its URL and fingerprint match the current settings and it
+ * carries a secret the node accepts. The fingerprint covers integration, event kind, transfer
+ * type, delay and the extra headers, and travels with every delivery in the `x-inbox-registration`
+ * header, so the trigger can tell a delivery of a current registration from one of an outdated
+ * registration that still exists on the platform (acknowledged, not executed).
  */
-import { createHash, randomBytes } from 'crypto';
+import { createHash } from 'crypto';
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENTS } from '../shared/constants';
 import { validateIntegrationId } from '../shared/integrationLocator';
+import { secretTag } from './secret';
 
 /** Header carrying the per-node secret; deliveries without it are rejected with 401. */
 export const SECRET_HEADER = 'x-inbox-webhook-secret';
@@ -39,7 +46,7 @@ export const RESERVED_HEADERS = [SECRET_HEADER, EVENT_HEADER, REGISTRATION_HEADE
 
 /** Deliveries always use POST; the handler still accepts GET, PUT, PATCH and DELETE. */
 export const REGISTERED_METHOD = 'POST';
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 const TRANSFER_TYPES = TRANSFER_TYPE_OPTIONS.map((option) => option.value as string);
 
@@ -67,12 +74,15 @@ export interface Registration extends IDataObject {
 	delayMinutes: number;
 	headersHash: string;
 	fingerprint: string;
+	/** secretTag() of the secret it carries; absent: the version-1 random secret */
+	secretTag?: string;
 	createdAt: string;
 }
 
 export interface TriggerState {
 	version: number;
-	secret?: string;
+	/** the random secret of version 1, carried by registrations that have no secretTag */
+	legacySecret?: string;
 	registrations: Registration[];
 	lastDeactivatedAt?: string;
 }
@@ -214,35 +224,45 @@ export function loadState(staticData: IDataObject): TriggerState {
 		: [];
 	return {
 		version: STATE_VERSION,
-		secret: typeof staticData.secret === 'string' && staticData.secret !== '' ? staticData.secret : undefined,
+		legacySecret:
+			typeof staticData.secret === 'string' && staticData.secret !== '' ? staticData.secret : undefined,
 		registrations,
 		lastDeactivatedAt:
 			typeof staticData.lastDeactivatedAt === 'string' ? staticData.lastDeactivatedAt : undefined,
 	};
 }
 
-/** The registration that serves `event` under the current settings and URL, if one exists. */
+/** True when the registration carries `secret`, or the version-1 secret the node still has. */
+function carriesAcceptedSecret(state: TriggerState, registration: Registration, secret: string): boolean {
+	if (typeof registration.secretTag === 'string') return registration.secretTag === secretTag(secret);
+	return state.legacySecret !== undefined;
+}
+
+/** The registration that serves `event` under the current settings, URL and secret, if any. */
 export function findRegistration(
 	state: TriggerState,
 	url: string,
 	config: TriggerConfig,
 	event: string,
+	secret: string,
 ): Registration | undefined {
 	const fingerprint = fingerprintOf(config, event);
 	return state.registrations.find(
-		(registration) => registration.url === url && registration.fingerprint === fingerprint,
+		(registration) =>
+			registration.url === url &&
+			registration.fingerprint === fingerprint &&
+			carriesAcceptedSecret(state, registration, secret),
 	);
 }
 
 /** Selected events that have no reusable registration yet. */
-export function missingEvents(state: TriggerState, url: string, config: TriggerConfig): string[] {
-	if (!state.secret) return [...config.events];
-	return config.events.filter((event) => !findRegistration(state, url, config, event));
-}
-
-/** A new 32-byte secret, hex encoded (64 characters). */
-export function newSecret(): string {
-	return randomBytes(32).toString('hex');
+export function missingEvents(
+	state: TriggerState,
+	url: string,
+	config: TriggerConfig,
+	secret: string,
+): string[] {
+	return config.events.filter((event) => !findRegistration(state, url, config, event, secret));
 }
 
 /** The headers sent to POST /integration/webhook/create: the user's first, then ours. */

@@ -3,9 +3,18 @@
 import { describeN8n } from './harness/context';
 import { aiToolsSuite } from './suites/ai-tools';
 import { browserSuite } from './suites/browser';
+import { browserTriggerSuite } from './suites/browser-trigger';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
 import { triggerSuite } from './suites/trigger';
 
-describeN8n('2', [packageSuite, resourcesSuite, examplesSuite, triggerSuite, aiToolsSuite, browserSuite]);
+describeN8n('2', [
+	packageSuite,
+	resourcesSuite,
+	examplesSuite,
+	triggerSuite,
+	aiToolsSuite,
+	browserSuite,
+	browserTriggerSuite,
+]);

@@ -28,6 +28,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	INodeType,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
@@ -36,6 +37,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import type { InboxCredentials } from './n8n-harness';
@@ -62,7 +64,16 @@ export interface TriggerSetup {
 	webhookTestBaseUrl?: string;
 	/** the workflow's static data as n8n stored it (JSON) */
 	staticData?: IDataObject;
-	webhookId?: string;
+	/** a node saved without a webhookId (n8n then puts workflow ID and node name in its path) */
+	webhookId?: string | null;
+	/** the node's typeVersion (default: the one the editor gives a new node) */
+	typeVersion?: number;
+}
+
+/** The node type as n8n holds it, with `typeVersion` as the version a node is created at. */
+function atVersion(nodeType: ConversationInboxTrigger, typeVersion: number | undefined): INodeType {
+	if (typeVersion === undefined) return nodeType;
+	return { ...nodeType, description: { ...nodeType.description, defaultVersion: typeVersion } } as INodeType;
 }
 
 /** One trigger node in one workflow, as n8n holds it in memory between load and save. */
@@ -72,9 +83,9 @@ export class TriggerInstance {
 	readonly node: INode;
 
 	constructor(readonly setup: TriggerSetup) {
-		const fixture = makeWorkflow(TRIGGER_TYPE, this.nodeType, setup.parameters, {
+		const fixture = makeWorkflow(TRIGGER_TYPE, atVersion(this.nodeType, setup.typeVersion), setup.parameters, {
 			staticData: setup.staticData ? (JSON.parse(JSON.stringify(setup.staticData)) as IDataObject) : undefined,
-			webhookId: setup.webhookId ?? TEST_WEBHOOK_ID,
+			webhookId: setup.webhookId === null ? undefined : (setup.webhookId ?? TEST_WEBHOOK_ID),
 		});
 		this.workflow = fixture.workflow;
 		this.node = fixture.node;
@@ -97,7 +108,7 @@ export class TriggerInstance {
 				.map((method) => ({
 					httpMethod: method.trim() as IHttpRequestMethods,
 					node: this.node.name,
-					path: `${this.node.webhookId}/${description.path}`,
+					path: NodeHelpers.getNodeWebhookPath(String(this.workflow.id), this.node, String(description.path)),
 					webhookDescription: description,
 					workflowId: this.workflow.id,
 					workflowExecuteAdditionalData: additionalData,
@@ -188,6 +199,31 @@ export class TriggerInstance {
 	}
 }
 
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** One call the node made to n8n's logger (`this.logger`) while handling a request. */
+export interface LogCall {
+	level: LogLevel;
+	message: string;
+	metadata?: unknown;
+}
+
+/**
+ * The context's `this.logger` with the four level methods recorded instead of printed (n8n's
+ * real logger would write each line to the test output; the e2e suite checks n8n's own log).
+ * Everything else is n8n's logger.
+ */
+function recordingLogger(context: WebhookContext, real: WebhookContext['logger'], calls: LogCall[]): void {
+	const levels: LogLevel[] = ['error', 'warn', 'info', 'debug'];
+	const recorder = Object.create(real) as typeof real;
+	for (const level of levels) {
+		Object.defineProperty(recorder, level, {
+			value: (message: string, metadata?: unknown) => calls.push({ level, message, metadata }),
+		});
+	}
+	Object.defineProperty(context, 'logger', { value: recorder });
+}
+
 /** One request the stand-in endpoint handled. */
 export interface EndpointCall {
 	method: string;
@@ -219,6 +255,8 @@ async function readRawBody(request: IncomingMessage, limit: number): Promise<Buf
  */
 export class N8nWebhookEndpointStandIn {
 	readonly calls: EndpointCall[] = [];
+	/** what the node logged through `this.logger`, in order */
+	readonly logs: LogCall[] = [];
 	private server?: Server;
 	private instance?: TriggerInstance;
 	private waiters: Array<() => void> = [];
@@ -360,6 +398,9 @@ export class N8nWebhookEndpointStandIn {
 		let result: IWebhookResponseData;
 		try {
 			const context = instance.webhookContext(request, response, method);
+			// n8n's logger from another context of the node: reading `context.logger` would pin it.
+			const n8nLogger = instance.hookContext(instance.webhooks()[0]).logger;
+			recordingLogger(context, n8nLogger, this.logs);
 			result = await instance.nodeType.webhook.call(context);
 		} catch (error) {
 			this.send(response, { ...call, error: (error as Error).message }, 500, {

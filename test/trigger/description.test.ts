@@ -26,13 +26,13 @@ function property(name: string): INodeProperties {
 }
 
 describe('description', () => {
-	test('identity: name, display name, trigger group, versions 1 and 2 (new nodes get 2), no usableAsTool, shared icons, credential', () => {
+	test('identity: name, display name, trigger group, versions 1 to 3 (new nodes get 3), no usableAsTool, shared icons, credential', () => {
 		expect(description).toMatchObject({
 			name: 'conversationInboxTrigger',
 			displayName: 'Conversation Inbox Trigger',
 			group: ['trigger'],
-			version: [1, 2],
-			defaultVersion: 2,
+			version: [1, 2, 3],
+			defaultVersion: 3,
 			inputs: [],
 			defaults: { name: 'Conversation Inbox Trigger' },
 			icon: {
@@ -82,9 +82,44 @@ describe('description', () => {
 
 		const notice = description.properties.find((entry) => entry.type === 'notice');
 		expect(notice?.displayName).toMatch(/cannot delete webhooks/);
+		// After the events, not first on the node.
+		const names = description.properties.map((entry) => entry.name);
+		expect(names.indexOf('apiCannotDeleteNotice')).toBe(names.indexOf('events') + 1);
 		expect(notice?.displayName).toMatch(/reuses them/);
 		// One or two sentences.
 		expect((notice?.displayName.match(/[.!?](\s|$)/g) ?? []).length).toBeLessThanOrEqual(2);
+	});
+
+	test('the notice shows once events are chosen, not on an empty node (n8n\'s own display rules)', () => {
+		const notice = property('apiCannotDeleteNotice');
+		const shown = (events: string[]) =>
+			NodeHelpers.displayParameter({ ...triggerParameters({ events }) }, notice, null, description);
+		expect(shown([])).toBe(false);
+		expect(shown(['MESSAGE_RECEIVED'])).toBe(true);
+		expect(shown(['SERVICE_CONTINUITY_VERIFICATION', 'MESSAGE_SENT'])).toBe(true);
+	});
+
+	test('the event list says which events overlap: a first message starts Message Received and First Message Received', () => {
+		const descriptionOf = (value: string) =>
+			(property('events').options as Array<{ value: string; description?: string }>).find((option) => option.value === value)
+				?.description ?? '';
+		expect(descriptionOf('MESSAGE_RECEIVED')).toMatch(/Overlaps First Message Received: a first message starts both/);
+		expect(descriptionOf('FIRST_MESSAGE_RECEIVED')).toMatch(/Overlaps Message Received: a first message starts both/);
+		expect(descriptionOf('MESSAGE_SENT_AND_RECEIVED')).toMatch(/Overlaps Message Sent and Message Received/);
+		expect(property('events').description).toMatch(/one execution for each/);
+	});
+
+	test('Simplify: a boolean, on by default, shown from typeVersion 3 only (saved nodes at 1 and 2 keep the full item)', () => {
+		const simplify = property('simplify');
+		expect(simplify).toMatchObject({ type: 'boolean', default: true });
+		const shownAt = (typeVersion: number) =>
+			NodeHelpers.displayParameter(triggerParameters(), simplify, { typeVersion } as never, description);
+		expect([1, 2, 3].map(shownAt)).toEqual([false, false, true]);
+		// The parameters n8n fills in for a new node at each version (what a saved workflow holds).
+		const filled = (typeVersion: number) =>
+			NodeHelpers.getNodeParameters(description.properties, {}, true, false, { typeVersion } as never, description);
+		expect(filled(3)?.simplify).toBe(true);
+		expect(filled(2)).not.toHaveProperty('simplify');
 	});
 
 	test('the ID mode rejects what the API would reject, as the editor validates it', () => {

@@ -4,44 +4,25 @@
  * them over HTTP; the stand-in runs `webhook()` in n8n-core's WebhookContext and records the
  * items a workflow execution would start with.
  */
-import { randomUUID } from 'node:crypto';
-
 import { SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
-import type { InboxCredentials } from '../helpers/n8n-harness';
-import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
-import type { Sandbox } from './setup';
-import { DEMO, headerOf, startTestSandbox, triggerParameters, webhooksFor, WHATSAPP } from './setup';
+import { TriggerInstance } from '../helpers/trigger-harness';
+import {
+	activatedTrigger,
+	DEMO,
+	derivedSecretFor,
+	headerOf,
+	newPhoneNumber,
+	sandboxAndEndpoint,
+	triggerParameters,
+	webhooksFor,
+	WHATSAPP,
+} from './setup';
 
-let sandbox: Sandbox;
-let credentials: InboxCredentials;
-let endpoint: N8nWebhookEndpointStandIn;
+const fixture = sandboxAndEndpoint();
 
-beforeAll(async () => {
-	({ sandbox, credentials } = await startTestSandbox());
-	endpoint = await new N8nWebhookEndpointStandIn().start();
-});
-
-afterAll(async () => {
-	await endpoint.stop();
-	await sandbox.close();
-});
-
-async function activatedTrigger(parameters: ReturnType<typeof triggerParameters>): Promise<TriggerInstance> {
-	const instance = new TriggerInstance({
-		parameters,
-		credentials,
-		webhookBaseUrl: endpoint.webhookBaseUrl,
-		webhookId: randomUUID(),
-	});
-	await instance.activate();
-	endpoint.attach(instance);
-	return instance;
-}
-
+/** The secret the node's registrations carry: derived from the token and its webhook ID. */
 function secretOf(instance: TriggerInstance): string {
-	const secret = instance.nodeStaticData().secret;
-	if (typeof secret !== 'string') throw new Error('no secret');
-	return secret;
+	return derivedSecretFor(instance.node.webhookId!);
 }
 
 /** Deliveries to this trigger's URL (earlier tests' registrations point at other URLs). */
@@ -58,7 +39,7 @@ async function registerDirectly(
 	method: string,
 	headers: Array<{ key: string; value: string }>,
 ): Promise<void> {
-	const response = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+	const response = await fetch(`${fixture.credentials.baseUrl}/integration/webhook/create`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
 		body: JSON.stringify({
@@ -72,22 +53,18 @@ async function registerDirectly(
 	expect(response.status).toBe(200);
 }
 
-/** A phone number no seeded contact has, so the message is the contact's first. */
-function newPhoneNumber(): string {
-	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
 
 describe('sandbox deliveries to the trigger', () => {
 	test('an inbound first message: one execution per selected event, labelled, with integrationId and the message; secret nowhere in the output', async () => {
-		const instance = await activatedTrigger(
+		const instance = await activatedTrigger(fixture, 
 			triggerParameters({ events: ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'] }),
 		);
-		const executionsBefore = endpoint.executions.length;
+		const executionsBefore = fixture.endpoint.executions.length;
 		const phoneNumber = newPhoneNumber();
 
 		const deliveries = to(
 			instance,
-			await sandbox.simulate.message({
+			await fixture.sandbox.simulate.message({
 				integrationId: WHATSAPP,
 				phoneNumber,
 				direction: 'inbound',
@@ -99,7 +76,7 @@ describe('sandbox deliveries to the trigger', () => {
 		expect(deliveries.map((delivery) => delivery.event).sort()).toEqual(['FIRST_MESSAGE_RECEIVED', 'MESSAGE_RECEIVED']);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
 
-		const executions = endpoint.executions.slice(executionsBefore);
+		const executions = fixture.endpoint.executions.slice(executionsBefore);
 		expect(executions).toHaveLength(2);
 		const items = executions.flatMap((execution) => execution.items ?? []);
 		expect(items.map((item) => item.json.event).sort()).toEqual(['FIRST_MESSAGE_RECEIVED', 'MESSAGE_RECEIVED']);
@@ -116,41 +93,41 @@ describe('sandbox deliveries to the trigger', () => {
 	});
 
 	test('a connection status change: one execution labelled CONNECTION_STATUS_UPDATE with the new status', async () => {
-		const instance = await activatedTrigger(triggerParameters({ events: ['CONNECTION_STATUS_UPDATE'] }));
-		const executionsBefore = endpoint.executions.length;
+		const instance = await activatedTrigger(fixture, triggerParameters({ events: ['CONNECTION_STATUS_UPDATE'] }));
+		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(instance, await sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED'));
+		const deliveries = to(instance, await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED'));
 
 		expect(deliveries).toHaveLength(1);
 		expect(deliveries[0].status).toBe(200);
-		const executions = endpoint.executions.slice(executionsBefore);
+		const executions = fixture.endpoint.executions.slice(executionsBefore);
 		expect(executions).toHaveLength(1);
 		const item = executions[0].items![0].json;
 		expect(item.event).toBe('CONNECTION_STATUS_UPDATE');
 		expect(item.integrationId).toBe(WHATSAPP);
 		expect((item.body as { data: { connectionStatus: string } }).data.connectionStatus).toBe('DISCONNECTED');
 		expect(JSON.stringify(executions)).not.toContain(secretOf(instance));
-		await sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED');
+		await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED');
 	});
 
 	test('after an event is deselected, its registration still delivers: acknowledged with 200, no execution', async () => {
 		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED'] });
-		const first = await activatedTrigger(parameters);
+		const first = await activatedTrigger(fixture, parameters);
 		await first.deactivate();
 		const narrowed = new TriggerInstance({
 			parameters: triggerParameters({ events: ['MESSAGE_RECEIVED'] }),
-			credentials,
-			webhookBaseUrl: endpoint.webhookBaseUrl,
+			credentials: fixture.credentials,
+			webhookBaseUrl: fixture.endpoint.webhookBaseUrl,
 			webhookId: first.node.webhookId,
 			staticData: first.persistedStaticData(),
 		});
 		await narrowed.activate();
-		endpoint.attach(narrowed);
-		const executionsBefore = endpoint.executions.length;
+		fixture.endpoint.attach(narrowed);
+		const executionsBefore = fixture.endpoint.executions.length;
 
 		const deliveries = to(
 			narrowed,
-			await sandbox.simulate.message({
+			await fixture.sandbox.simulate.message({
 				integrationId: WHATSAPP,
 				phoneNumber: newPhoneNumber(),
 				direction: 'inbound',
@@ -160,15 +137,15 @@ describe('sandbox deliveries to the trigger', () => {
 
 		expect(deliveries).toHaveLength(2);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
-		const executions = endpoint.executions.slice(executionsBefore);
+		const executions = fixture.endpoint.executions.slice(executionsBefore);
 		expect(executions.map((execution) => execution.items![0].json.event)).toEqual(['MESSAGE_RECEIVED']);
 		const ignored = deliveries.find((delivery) => delivery.event === 'FIRST_MESSAGE_RECEIVED')!;
 		expect(JSON.parse(ignored.responseBody ?? '{}')).toMatchObject({ executed: false });
 	});
 
 	test('a delivery with a stranger\'s secret (a webhook registered by someone else to our URL) is rejected with 401', async () => {
-		const instance = await activatedTrigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
-		const [ours] = webhooksFor(sandbox, instance.webhookUrl());
+		const instance = await activatedTrigger(fixture, triggerParameters({ events: ['MESSAGE_SENT'] }));
+		const [ours] = webhooksFor(fixture.sandbox, instance.webhookUrl());
 		await registerDirectly(
 			instance,
 			'POST',
@@ -176,11 +153,11 @@ describe('sandbox deliveries to the trigger', () => {
 				header.key === SECRET_HEADER ? { key: SECRET_HEADER, value: 'guessed-secret' } : header,
 			),
 		);
-		const executionsBefore = endpoint.executions.length;
+		const executionsBefore = fixture.endpoint.executions.length;
 
 		const deliveries = to(
 			instance,
-			await sandbox.simulate.message({
+			await fixture.sandbox.simulate.message({
 				integrationId: WHATSAPP,
 				phoneNumber: DEMO.contacts.alice.phoneNumber,
 				direction: 'outbound',
@@ -191,20 +168,20 @@ describe('sandbox deliveries to the trigger', () => {
 
 		const statuses = deliveries.map((delivery) => delivery.status).sort();
 		expect(statuses).toEqual([200, 401]);
-		expect(endpoint.executions.length - executionsBefore).toBe(1);
+		expect(fixture.endpoint.executions.length - executionsBefore).toBe(1);
 	});
 
 	test('the platform delivering by GET, PUT, PATCH and DELETE (webhooks registered with those methods): each one executes', async () => {
-		const instance = await activatedTrigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
-		const [ours] = webhooksFor(sandbox, instance.webhookUrl());
+		const instance = await activatedTrigger(fixture, triggerParameters({ events: ['MESSAGE_SENT'] }));
+		const [ours] = webhooksFor(fixture.sandbox, instance.webhookUrl());
 		for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
 			await registerDirectly(instance, method, ours.headers);
 		}
-		const executionsBefore = endpoint.executions.length;
+		const executionsBefore = fixture.endpoint.executions.length;
 
 		const deliveries = to(
 			instance,
-			await sandbox.simulate.message({
+			await fixture.sandbox.simulate.message({
 				integrationId: WHATSAPP,
 				phoneNumber: DEMO.contacts.alice.phoneNumber,
 				direction: 'outbound',
@@ -215,7 +192,7 @@ describe('sandbox deliveries to the trigger', () => {
 
 		expect(deliveries.map((delivery) => delivery.method).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
-		const executions = endpoint.executions.slice(executionsBefore);
+		const executions = fixture.endpoint.executions.slice(executionsBefore);
 		expect(executions.map((execution) => execution.method).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
 		for (const execution of executions) {
 			const item = execution.items![0].json;
@@ -233,22 +210,22 @@ describe('sandbox deliveries to the trigger', () => {
 	});
 
 	test('delay and transfer type registered on the platform apply: a USER-only trigger with a 2-minute delay', async () => {
-		const instance = await activatedTrigger(
+		const instance = await activatedTrigger(fixture, 
 			triggerParameters({ events: ['MESSAGE_SENT'], transferType: 'USER', delayMinutes: 2 }),
 		);
-		const [registration] = webhooksFor(sandbox, instance.webhookUrl());
+		const [registration] = webhooksFor(fixture.sandbox, instance.webhookUrl());
 		expect(headerOf(registration, SECRET_HEADER)).toBe(secretOf(instance));
-		const executionsBefore = endpoint.executions.length;
+		const executionsBefore = fixture.endpoint.executions.length;
 
 		// An API-sent message does not pass the USER filter; a USER one arrives after the delay.
-		await sandbox.simulate.message({
+		await fixture.sandbox.simulate.message({
 			integrationId: WHATSAPP,
 			phoneNumber: DEMO.contacts.alice.phoneNumber,
 			direction: 'outbound',
 			text: 'by the API',
 			transferType: 'API',
 		});
-		const immediate = await sandbox.simulate.message({
+		const immediate = await fixture.sandbox.simulate.message({
 			integrationId: WHATSAPP,
 			phoneNumber: DEMO.contacts.alice.phoneNumber,
 			direction: 'outbound',
@@ -256,8 +233,8 @@ describe('sandbox deliveries to the trigger', () => {
 			transferType: 'USER',
 		});
 		expect(to(instance, immediate)).toHaveLength(0);
-		await endpoint.waitUntil(() => endpoint.executions.length >= executionsBefore + 1, 5000);
-		const executions = endpoint.executions.slice(executionsBefore);
+		await fixture.endpoint.waitUntil(() => fixture.endpoint.executions.length >= executionsBefore + 1, 5000);
+		const executions = fixture.endpoint.executions.slice(executionsBefore);
 		expect(executions).toHaveLength(1);
 		const body = executions[0].items![0].json.body as { data: { message: { text: string } } };
 		expect(body.data.message.text).toBe('by an attendant');

@@ -3,19 +3,24 @@
  * against the sandbox API over real HTTP. Registrations are inspected in the sandbox's state.
  */
 import { randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	EVENT_HEADER,
+	fingerprintOf,
+	hashHeaders,
 	REGISTRATION_HEADER,
 	SECRET_HEADER,
 } from '../../nodes/ConversationInboxTrigger/registrations';
+import { startSandbox } from '../sandbox';
 import type { InboxCredentials } from '../helpers/n8n-harness';
 import { TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
 import type { Sandbox } from './setup';
 import {
 	DEMO,
+	derivedSecretFor,
 	headerOf,
 	OFFICIAL,
 	startTestSandbox,
@@ -54,7 +59,7 @@ function trigger(parameters: TriggerSetup['parameters'], extra: Partial<TriggerS
 interface StoredState {
 	version?: number;
 	secret?: string;
-	registrations?: Array<Record<string, unknown>>;
+	registrations?: Array<Record<string, unknown> & { secretTag?: string }>;
 	lastDeactivatedAt?: string;
 }
 
@@ -88,7 +93,10 @@ describe('activation (create)', () => {
 		]);
 
 		const state = stored(instance);
-		expect(state.secret).toMatch(/^[0-9a-f]{64}$/);
+		// The secret is derived (HMAC of the webhook ID keyed with the token), not stored.
+		const secret = derivedSecretFor(instance.node.webhookId!);
+		expect(state.secret).toBeUndefined();
+		expect(state.version).toBe(2);
 
 		const webhooks = webhooksFor(sandbox, url);
 		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']);
@@ -100,7 +108,7 @@ describe('activation (create)', () => {
 				transferType: 'USER',
 				delayMinutes: 3,
 			});
-			expect(headerOf(webhook, SECRET_HEADER)).toBe(state.secret);
+			expect(headerOf(webhook, SECRET_HEADER)).toBe(secret);
 			expect(headerOf(webhook, EVENT_HEADER)).toBe(webhook.type);
 			expect(headerOf(webhook, REGISTRATION_HEADER)).toMatch(/^[0-9a-f]{32}$/);
 			expect(headerOf(webhook, 'X-Proxy-Key')).toBe('proxy-123');
@@ -122,19 +130,43 @@ describe('activation (create)', () => {
 			delayMinutes: 3,
 			fingerprint: headerOf(webhooks[0], REGISTRATION_HEADER),
 		});
-		// The user's header values are not kept in static data, only a hash of them.
+		// The user's header values are not kept in static data, only a hash of them; nor is the
+		// secret (only a short one-way tag of it) or the token.
 		expect(JSON.stringify(state)).not.toContain('proxy-123');
+		expect(JSON.stringify(state)).not.toContain(secret);
+		expect(JSON.stringify(state)).not.toContain(DEMO.token);
+		expect(state.registrations?.every((registration) => /^[0-9a-f]{16}$/.test(registration.secretTag ?? ''))).toBe(true);
 		expect(state.registrations?.[0].headersHash).toMatch(/^[0-9a-f]{64}$/);
 	});
 
-	test('each trigger node gets its own random secret', async () => {
+	test('each trigger node gets its own secret; it is not the token and does not contain it', async () => {
 		const first = trigger(triggerParameters());
 		const second = trigger(triggerParameters());
 		await first.activate();
 		await second.activate();
-		expect(stored(first).secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(stored(second).secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(stored(first).secret).not.toBe(stored(second).secret);
+		const [one] = webhooksFor(sandbox, first.webhookUrl());
+		const [two] = webhooksFor(sandbox, second.webhookUrl());
+		const secrets = [headerOf(one, SECRET_HEADER)!, headerOf(two, SECRET_HEADER)!];
+		expect(secrets).toEqual([derivedSecretFor(first.node.webhookId!), derivedSecretFor(second.node.webhookId!)]);
+		expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
+		expect(secrets[0]).not.toBe(secrets[1]);
+		for (const secret of secrets) {
+			expect(secret).not.toBe(DEMO.token);
+			expect(secret).not.toContain(DEMO.token);
+		}
+		// The whole registration, as the platform holds it, holds no trace of the token.
+		expect(JSON.stringify([one, two])).not.toContain(DEMO.token);
+	});
+
+	test('a node saved without a webhook ID derives its secret from the workflow ID and node name', async () => {
+		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), { webhookId: null });
+		await instance.activate();
+		expect(instance.webhookUrl()).toBe(`${N8N_WEBHOOK_BASE}/wf-test/conversation%20inbox%20trigger/webhook`);
+		const [registration] = webhooksFor(sandbox, instance.webhookUrl());
+		const expected = createHmac('sha256', DEMO.token)
+			.update('n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nworkflow:wf-test\nnode:Conversation Inbox Trigger')
+			.digest('hex');
+		expect(headerOf(registration, SECRET_HEADER)).toBe(expected);
 	});
 
 	test('checkExists answers true once registered, and false for a URL that has no registrations (test URL)', async () => {
@@ -149,7 +181,8 @@ describe('activation (create)', () => {
 	test('listening for a test event registers for the test URL once across the five method entries, with the same secret', async () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		await instance.activate();
-		const secret = stored(instance).secret;
+		const secret = headerOf(webhooksFor(sandbox, instance.webhookUrl())[0], SECRET_HEADER);
+		expect(secret).toBe(derivedSecretFor(instance.node.webhookId!));
 		const calls = await instance.activate({ isTest: true });
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
 		const testUrl = instance.webhookUrl(true);
@@ -207,7 +240,7 @@ describe('deactivation (delete) and re-activation', () => {
 		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
 		expect(sandbox.state.webhooks.size).toBe(countBefore);
 		expect(webhooksFor(sandbox, url)).toHaveLength(2);
-		expect(stored(again).secret).toBe(stored(first).secret);
+		expect(stored(again).registrations).toEqual(stored(first).registrations);
 	});
 
 	test('adding an event registers only the missing one, with the same secret', async () => {
@@ -281,20 +314,79 @@ describe('deactivation (delete) and re-activation', () => {
 		expect(webhooksFor(sandbox, url)).toHaveLength(5);
 	});
 
-	test('static data that lost its secret is not reused: a new secret and fresh registrations', async () => {
+	test('registrations made under another API token are not reused: re-activation registers again with the new secret', async () => {
 		const first = trigger(triggerParameters());
 		await first.activate();
-		const saved = first.persistedStaticData();
-		const nodeKey = `node:${first.node.name}`;
-		delete (saved[nodeKey] as Record<string, unknown>).secret;
+		const webhookId = first.node.webhookId!;
+		// The company's token was replaced: the same API (a sandbox answering the new token only).
+		const rotated = 'rotated-token-0123456789';
+		const rotatedApi = await startSandbox({ token: rotated, minuteMs: 20 });
+		try {
+			const again = trigger(triggerParameters(), {
+				staticData: first.persistedStaticData(),
+				webhookId,
+				webhookBaseUrl: N8N_WEBHOOK_BASE,
+				credentials: { baseUrl: rotatedApi.baseUrl, apiToken: rotated },
+			});
+			expect(await again.runHook('checkExists')).toBe(false);
+			await again.activate();
+			const [registration] = webhooksFor(rotatedApi, first.webhookUrl());
+			expect(headerOf(registration, SECRET_HEADER)).toBe(derivedSecretFor(webhookId, rotated));
+			expect(derivedSecretFor(webhookId, rotated)).not.toBe(derivedSecretFor(webhookId));
+			// Both registrations are on record; only the new one is reused from now on.
+			expect(stored(again).registrations).toHaveLength(2);
+			expect(await again.runHook('checkExists')).toBe(true);
+		} finally {
+			await rotatedApi.close();
+		}
+	});
 
-		const again = trigger(triggerParameters(), { staticData: saved, webhookId: first.node.webhookId });
-		expect(await again.runHook('checkExists')).toBe(false);
-		await again.activate();
-		const webhooks = webhooksFor(sandbox, first.webhookUrl());
-		expect(webhooks).toHaveLength(2);
-		expect(headerOf(webhooks[1], SECRET_HEADER)).toBe(stored(again).secret);
-		expect(stored(again).registrations).toHaveLength(1);
+	test('a node first activated under version 1 (random secret in static data) keeps its registrations and its secret', async () => {
+		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED'] });
+		const instance = trigger(parameters);
+		const url = instance.webhookUrl();
+		const legacySecret = 'a1'.repeat(32);
+		// What version 1 registered and stored: the random secret, registrations without a tag.
+		const legacy = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				integrationId: WHATSAPP,
+				url,
+				method: 'POST',
+				type: 'MESSAGE_RECEIVED',
+				headers: [{ key: SECRET_HEADER, value: legacySecret }],
+				delayMinutes: 0,
+				transferType: 'ALL',
+			}),
+		});
+		expect(legacy.status).toBe(200);
+		const config = { integrationId: WHATSAPP, events: ['MESSAGE_RECEIVED'], transferType: 'ALL', delayMinutes: 0, headers: [], headersHash: hashHeaders([]) };
+		const staticData = {
+			[`node:${instance.node.name}`]: {
+				version: 1,
+				secret: legacySecret,
+				registrations: [
+					{ webhookId: 'w1', event: 'MESSAGE_RECEIVED', url, integrationId: WHATSAPP, transferType: 'ALL', delayMinutes: 0, headersHash: config.headersHash, fingerprint: fingerprintOf(config, 'MESSAGE_RECEIVED'), createdAt: '2026-01-01T00:00:00.000Z' },
+				],
+			},
+		};
+		const upgraded = trigger(parameters, { staticData, webhookId: instance.node.webhookId });
+		const countBefore = sandbox.state.webhooks.size;
+		expect(await upgraded.runHook('checkExists')).toBe(true);
+
+		// Adding an event registers only that one, with the derived secret; the old secret stays.
+		const widened = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }), {
+			staticData,
+			webhookId: instance.node.webhookId,
+		});
+		const calls = await widened.activate();
+		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
+		expect(sandbox.state.webhooks.size).toBe(countBefore + 1);
+		const added = webhooksFor(sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
+		expect(headerOf(added, SECRET_HEADER)).toBe(derivedSecretFor(instance.node.webhookId!));
+		expect(stored(widened)).toMatchObject({ version: 2, secret: legacySecret });
+		expect(stored(widened).registrations?.map((registration) => registration.secretTag === undefined)).toEqual([true, false]);
 	});
 });
 

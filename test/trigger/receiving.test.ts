@@ -142,18 +142,56 @@ describe('authenticity', () => {
 		expect(secretMatches(secret, undefined)).toBe(false);
 	});
 
-	test('a delivery is rejected with 401 when the node has no secret (never activated)', async () => {
+	test('a node with no static data yet (n8n 2.x saves it after the URL goes live) accepts its registration\'s delivery', async () => {
 		const fresh = new TriggerInstance({
 			credentials,
 			webhookBaseUrl: endpoint.webhookBaseUrl,
 			webhookId: instance.node.webhookId,
-			parameters: triggerParameters(),
+			parameters: instance.setup.parameters,
 		});
+		expect(fresh.persistedStaticData()).toEqual({});
 		endpoint.attach(fresh);
+		try {
+			const { status, call } = await deliver();
+			expect(status).toBe(200);
+			expect(call.items).toHaveLength(1);
+		} finally {
+			endpoint.attach(instance);
+		}
+	});
+
+	test('a node whose credential holds another API token refuses the delivery with 401', async () => {
+		const rotated = new TriggerInstance({
+			credentials: { ...credentials, apiToken: 'another-token' },
+			webhookBaseUrl: endpoint.webhookBaseUrl,
+			webhookId: instance.node.webhookId,
+			parameters: instance.setup.parameters,
+		});
+		endpoint.attach(rotated);
 		try {
 			const { status, call } = await deliver();
 			expect(status).toBe(401);
 			expect(call.items).toBeUndefined();
+		} finally {
+			endpoint.attach(instance);
+		}
+	});
+
+	test('a node first activated under version 1 still accepts the random secret in its static data, and the derived one', async () => {
+		const legacySecret = 'b2'.repeat(32);
+		const legacy = new TriggerInstance({
+			...instance.setup,
+			staticData: { [`node:${instance.node.name}`]: { version: 1, secret: legacySecret, registrations: [] } },
+		});
+		endpoint.attach(legacy);
+		try {
+			const old = await deliver({ headers: withSecret(legacySecret) });
+			expect(old.status).toBe(200);
+			expect(old.call.items).toHaveLength(1);
+			expect(JSON.stringify(old.call.items)).not.toContain(legacySecret);
+			const derived = await deliver();
+			expect(derived.status).toBe(200);
+			expect(derived.call.items).toHaveLength(1);
 		} finally {
 			endpoint.attach(instance);
 		}

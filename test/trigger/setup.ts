@@ -2,9 +2,11 @@
  * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
  */
+import { createHmac, randomUUID } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox';
+import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import { DEMO } from '../sandbox/seed';
 import type { Webhook } from '../sandbox/types';
 import type { InboxCredentials } from '../helpers/n8n-harness';
@@ -31,6 +33,8 @@ export interface TriggerParameterInput {
 	transferType?: string;
 	delayMinutes?: number;
 	extraHeaders?: Array<{ key: string; value: string }>;
+	/** typeVersion 3's Simplify; default false here (the full item most tests inspect) */
+	simplify?: boolean;
 }
 
 /** The node's parameters as the editor stores them. */
@@ -44,6 +48,7 @@ export function triggerParameters(input: TriggerParameterInput = {}): INodeParam
 		events: input.events ?? ['MESSAGE_RECEIVED'],
 		transferType: input.transferType ?? 'ALL',
 		delayMinutes: input.delayMinutes ?? 0,
+		simplify: input.simplify ?? false,
 		options: {},
 	};
 	if (input.extraHeaders) {
@@ -67,4 +72,58 @@ export function headerOf(webhook: Webhook, name: string): string | undefined {
 /** The headers a registration makes the platform send, as a plain object. */
 export function headersOf(webhook: Webhook): Record<string, string> {
 	return Object.fromEntries(webhook.headers.map((header) => [header.key, header.value]));
+}
+
+/**
+ * The secret a node's registrations must carry, computed here independently of the node's code:
+ * HMAC-SHA256 keyed with the API token over a fixed label and the node's webhook ID.
+ */
+export function derivedSecretFor(webhookId: string, token: string = DEMO.token): string {
+	return createHmac('sha256', token)
+		.update(`n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nwebhook:${webhookId}`, 'utf8')
+		.digest('hex');
+}
+
+export interface DeliveryFixture {
+	sandbox: Sandbox;
+	credentials: InboxCredentials;
+	/** stands in for n8n's webhook endpoint; the sandbox delivers to it */
+	endpoint: N8nWebhookEndpointStandIn;
+}
+
+/** A sandbox and a stand-in webhook endpoint for the tests of one file (started and stopped around them). */
+export function sandboxAndEndpoint(): DeliveryFixture {
+	const fixture = {} as DeliveryFixture;
+	beforeAll(async () => {
+		Object.assign(fixture, await startTestSandbox());
+		fixture.endpoint = await new N8nWebhookEndpointStandIn().start();
+	});
+	afterAll(async () => {
+		await fixture.endpoint?.stop();
+		await fixture.sandbox?.close();
+	});
+	return fixture;
+}
+
+/** A trigger with a URL of its own, activated against the sandbox and receiving at the endpoint. */
+export async function activatedTrigger(
+	fixture: DeliveryFixture,
+	parameters: INodeParameters,
+	typeVersion?: number,
+): Promise<TriggerInstance> {
+	const instance = new TriggerInstance({
+		parameters,
+		credentials: fixture.credentials,
+		webhookBaseUrl: fixture.endpoint.webhookBaseUrl,
+		webhookId: randomUUID(),
+		typeVersion,
+	});
+	await instance.activate();
+	fixture.endpoint.attach(instance);
+	return instance;
+}
+
+/** A phone number no seeded contact has, so the message is the contact's first. */
+export function newPhoneNumber(): string {
+	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 }

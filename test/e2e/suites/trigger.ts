@@ -1,12 +1,15 @@
 /**
  * The trigger in a real n8n: activation registers webhooks on the platform (the sandbox) with
- * n8n's production URL and our headers; deliveries start executions; forged ones do not; a
- * deactivate → activate cycle registers nothing new.
+ * n8n's production URL and our headers; deliveries start executions; forged ones do not and leave
+ * a line in n8n's log; a deactivate → activate cycle registers nothing new; a delivery sent the
+ * moment the platform stores a registration (before n8n can have saved static data) executes.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { DEMO } from '../../sandbox';
-import type { Webhook } from '../../sandbox';
+import type { Delivery, Sandbox, Webhook } from '../../sandbox';
 import { waitForTriggerActivation, type E2EContext } from '../harness/context';
 import { nodeJson, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
 import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
@@ -40,6 +43,31 @@ function triggerWorkflow(ctx: E2EContext, webhookId: string, typeVersion = 2, ev
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+const registrationOf = (sandbox: Sandbox, url: string): Webhook | undefined => [...sandbox.state.webhooks.values()].find((w) => w.url === url);
+
+/**
+ * Runs `deliver` as soon as the sandbox has stored a registration for `url`: its create handler is
+ * watched from the sandbox's beforeHandle hook, and the delivery starts in the same turn of the
+ * event loop as the registration is stored, before the platform has even answered n8n's request
+ * (so before n8n can save the node's static data).
+ */
+function deliverOnRegistration(sandbox: Sandbox, url: string, deliver: () => Promise<Delivery[]>): Promise<Delivery[]> {
+	return new Promise((resolve, reject) => {
+		sandbox.beforeHandle = (request) => {
+			if (request.path !== '/v2/integration/webhook/create' || (request.body as { url?: unknown } | undefined)?.url !== url) return;
+			sandbox.beforeHandle = undefined;
+			let turns = 0;
+			const attempt = (): void => {
+				if (registrationOf(sandbox, url)) deliver().then(resolve, reject);
+				else if (++turns > 10_000) reject(new Error(`the sandbox never stored the registration for ${url}`));
+				else setImmediate(attempt);
+			};
+			// A microtask: runs right after the (synchronous) handler stored it, before the answer is sent.
+			queueMicrotask(attempt);
+		};
+	});
 }
 
 export function triggerSuite(ctx: () => E2EContext): void {
@@ -220,5 +248,95 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			const statuses = items.map((item) => ((item.body as { data: { connectionStatus: string } }).data.connectionStatus)).sort();
 			expect(statuses).toEqual(['CONNECTED', 'DISCONNECTED']);
 		});
+	});
+
+	describe('the trigger: rejected deliveries in n8n\'s log', () => {
+		let workflow: WorkflowRecord | undefined;
+
+		afterAll(async () => {
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('a forged delivery leaves a warning with the reason and the event, and no secret or token, in n8n\'s log', async () => {
+			const c = ctx();
+			const webhookId = randomUUID();
+			const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			workflow = await c.client.createWorkflow({ ...triggerWorkflow(c, webhookId, 3, ['MESSAGE_SENT']), name: 'e2e trigger log' });
+			await c.client.activate(workflow.id);
+			// Nothing is sent to the URL before the forged deliveries (a probe would be logged too):
+			// the registration on the platform says activation got that far.
+			const deadline = Date.now() + 20_000;
+			while (!registrationOf(c.sandbox, url) && Date.now() < deadline) await sleep(100);
+			const secret = registrationOf(c.sandbox, url)!.headers.find((h) => h.key === 'x-inbox-webhook-secret')!.value;
+
+			const body = { event: 'MESSAGE_SENT', integrationId: DEMO.integrations.whatsapp.id, data: { message: { text: 'forged' } } };
+			const forge = async (headers: Record<string, string>): Promise<number> => {
+				// n8n answers 404 itself (without the node) until it routes the URL.
+				for (;;) {
+					const { status } = await c.client.raw('POST', url, { body, headers });
+					if (status !== 404 || Date.now() > deadline) return status;
+					await sleep(100);
+				}
+			};
+			const logBefore = c.stack.n8n.log().length;
+			expect(await forge({ 'x-inbox-event': 'MESSAGE_SENT' })).toBe(401);
+			expect(await forge({ 'x-inbox-event': 'MESSAGE_CONTENT', 'x-inbox-webhook-secret': 'f'.repeat(64) })).toBe(401);
+
+			// n8n's log: its console output, as the harness keeps it in memory and in <user folder>/n8n.log.
+			const refused = (): string[] =>
+				c.stack.n8n.log().slice(logBefore).split('\n').filter((line) => line.includes(`Conversation Inbox Trigger "${TRIGGER}" in workflow ${workflow!.id} refused a delivery (HTTP 401)`));
+			while (refused().length < 2 && Date.now() < deadline + 10_000) await sleep(100);
+			const lines = refused();
+			expect(lines).toEqual([
+				expect.stringContaining('the x-inbox-webhook-secret header is missing. Event: MESSAGE_SENT. The workflow did not run for it.'),
+				expect.stringContaining("the x-inbox-webhook-secret header does not match this node's secret (a registration made under another API token or for another node, or a forged request). Event: not one of the seven event kinds. The workflow did not run for it."),
+			]);
+			const log = c.stack.n8n.log();
+			expect(log).not.toContain(secret);
+			expect(log).not.toContain(c.sandbox.token);
+			expect(log).not.toContain('f'.repeat(64));
+			expect(readFileSync(join(c.stack.n8n.userFolder, 'n8n.log'), 'utf8')).toContain(lines[1].trim());
+			console.log(`[e2e n8n ${c.major}] log lines of two forged deliveries:\n${lines.join('\n')}`);
+		}, 60_000);
+	});
+
+	describe('the trigger: no blind second after activation', () => {
+		const ROUNDS = 20;
+		const workflows: WorkflowRecord[] = [];
+
+		afterAll(async () => {
+			ctx().sandbox.beforeHandle = undefined;
+			for (const w of workflows) await ctx().client.deactivate(w.id).catch(() => undefined);
+		});
+
+		test(`a message delivered the moment the platform stores the registration starts an execution, ${ROUNDS} activations in a row, none lost`, async () => {
+			const c = ctx();
+			const outcomes: string[] = [];
+			for (let round = 1; round <= ROUNDS; round++) {
+				const webhookId = randomUUID();
+				const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+				// typeVersion 3, as the editor adds it now: the simplified item.
+				const workflow = await c.client.createWorkflow({ ...triggerWorkflow(c, webhookId, 3, ['MESSAGE_SENT']), name: `e2e trigger window ${round}` });
+				workflows.push(workflow);
+				const text = `window round ${round}`;
+				const delivered = deliverOnRegistration(c.sandbox, url, () =>
+					c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'outbound', text, transferType: 'API' }),
+				);
+				await c.client.activate(workflow.id);
+				const ours = (await delivered).filter((d) => d.url === url);
+				expect(ours).toHaveLength(1);
+				if (ours[0].status !== 200) {
+					outcomes.push(`round ${round}: HTTP ${ours[0].status ?? ours[0].error} ${ours[0].responseBody ?? ''}`);
+				} else {
+					const [execution] = await c.client.waitForExecutions(workflow.id, new Set(), 1);
+					const item = nodeJson(execution, TRIGGER)[0];
+					outcomes.push(execution.status === 'success' && item?.text === text && item.event === 'MESSAGE_SENT' ? 'executed' : `round ${round}: ${execution.status} ${JSON.stringify(item)}`);
+				}
+				await c.client.deactivate(workflow.id);
+			}
+			const executed = outcomes.filter((o) => o === 'executed').length;
+			console.log(`[e2e n8n ${c.major}] deliveries sent the moment the registration was stored: ${executed}/${ROUNDS} executed, ${ROUNDS - executed} lost`);
+			expect(outcomes).toEqual(Array.from({ length: ROUNDS }, () => 'executed'));
+		}, 300_000);
 	});
 }
