@@ -255,14 +255,14 @@ describe('multi-selects: what the editor stores (a list) and older shapes (a com
 			resource: 'automation',
 			operation: 'update',
 			automationTriggerId: DEMO.triggers.anyMessage.id,
-			name: 'Greet',
-			description: 'Greets every message',
-			triggerType: 'RECEIVE_ANY_MESSAGE',
 		};
-		await runNode(ctx.sandbox, { parameters: { ...base, integrations: [OFFICIAL, WHATSAPP] } });
+		const fields = { name: 'Greet', description: 'Greets every message', triggerType: 'RECEIVE_ANY_MESSAGE' };
+		await runNode(ctx.sandbox, { parameters: { ...base, updateFields: { ...fields, integrations: [OFFICIAL, WHATSAPP] } } });
 		expect((onlyRequest(ctx.sandbox).body as { integrations: string[] }).integrations).toEqual([OFFICIAL, WHATSAPP]);
 		ctx.sandbox.reset();
-		const error = await runNodeError(ctx.sandbox, { parameters: { ...base, integrations: [WHATSAPP, 'Support WhatsApp'] } });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { ...base, updateFields: { ...fields, integrations: [WHATSAPP, 'Support WhatsApp'] } },
+		});
 		expect(error.message).toMatch(/^Invalid Integration Names or IDs \(integrations\) in item 0: entry 2 must be an ID/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});

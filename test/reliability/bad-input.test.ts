@@ -19,7 +19,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { useSandbox } from '../helpers/node-runner';
 import { DEMO } from '../sandbox';
 import { itemIndexOf, run, runError } from './helpers';
-import { VALID as base } from './operations';
+import { VALID as base, updateTrigger } from './operations';
 
 const ctx = useSandbox();
 
@@ -99,22 +99,22 @@ const cases: BadInput[] = [
 
 	// Automation → Update
 	row('trigger ID from ={{ {a:1} }}', base.automationUpdate, { automationTriggerId: '={{ { a: 1 } }}' }, 'automationTriggerId', TEXT),
-	row('trigger name empty', base.automationUpdate, { name: '' }, 'name', REQUIRED),
-	row('trigger description 256', base.automationUpdate, { description: long(256) }, 'description', /must be 1-255 characters, got 256/),
-	row('specific message missing for RECEIVE_SPECIFIC_MESSAGE', base.automationUpdate, { triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: '' }, 'specificMessage', /required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/),
-	row('tag ID missing for ADD_TAG_TO_CONTACT', base.automationUpdate, { triggerType: 'ADD_TAG_TO_CONTACT', tagId: '' }, 'tagId', /required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT/),
-	row('tag ID not an ID for REMOVE_TAG_FROM_CONTACT', base.automationUpdate, { triggerType: 'REMOVE_TAG_FROM_CONTACT', tagId: 'vip' }, 'tagId', ID_RULE),
-	row('trigger type unknown', base.automationUpdate, { triggerType: 'ON_FULL_MOON' }, 'triggerType', ONE_OF),
-	row('chat type lower case', base.automationUpdate, { chatType: '={{ "contact" }}' }, 'chatType', ONE_OF),
-	row('transfer type unknown', base.automationUpdate, { transferType: '={{ "EVERYONE" }}' }, 'transferType', ONE_OF),
-	row('delay minutes -1', base.automationUpdate, { delayMinutes: -1 }, 'delayMinutes', /must be a whole number of 0 or more, got -1/),
-	row('delay minutes 2^60 (not a safe integer)', base.automationUpdate, { delayMinutes: '={{ 2 ** 60 }}' }, 'delayMinutes', /whole number of 0 or more/),
-	row('delay minutes from ={{ NaN }}', base.automationUpdate, { delayMinutes: '={{ NaN }}' }, 'delayMinutes', /whole number of 0 or more/),
-	row('in attendance from ={{ 1 }}', base.automationUpdate, { inAttendance: '={{ 1 }}' }, 'inAttendance', BOOLEAN),
-	row('move to queue from ={{ null }}', base.automationUpdate, { moveToQueue: '={{ null }}' }, 'moveToQueue', REQUIRED),
-	row('integrations from ={{ {a:1} }}', base.automationUpdate, { integrations: '={{ { a: 1 } }}' }, 'integrations', /must be a list of text values/),
-	row('integration entry not an ID', base.automationUpdate, { integrations: [WHATSAPP, 'whatsapp'] }, 'integrations', /entry 2 must be an ID/),
-	row('bot ID not an ID', base.automationUpdate, { automationBotId: 'bot-1' }, 'automationBotId', ID_RULE),
+	row('trigger name empty', updateTrigger({ name: '' }), {}, 'name', REQUIRED),
+	row('trigger description 256', updateTrigger({ description: long(256) }), {}, 'description', /must be 1-255 characters, got 256/),
+	row('specific message missing for RECEIVE_SPECIFIC_MESSAGE', updateTrigger({ triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: '' }), {}, 'specificMessage', /required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/),
+	row('tag ID missing for ADD_TAG_TO_CONTACT', updateTrigger({ triggerType: 'ADD_TAG_TO_CONTACT', tagId: '' }), {}, 'tagId', /required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT/),
+	row('tag ID not an ID for REMOVE_TAG_FROM_CONTACT', updateTrigger({ triggerType: 'REMOVE_TAG_FROM_CONTACT', tagId: 'vip' }), {}, 'tagId', ID_RULE),
+	row('trigger type unknown', updateTrigger({ triggerType: 'ON_FULL_MOON' }), {}, 'triggerType', ONE_OF),
+	row('chat type lower case', updateTrigger({ chatType: '={{ "contact" }}' }), {}, 'chatType', ONE_OF),
+	row('transfer type unknown', updateTrigger({ transferType: '={{ "EVERYONE" }}' }), {}, 'transferType', ONE_OF),
+	// The spec gives the trigger's delay no lower bound (only the webhook's, >= 0; see Webhook below).
+	row('delay minutes 2^60 (not a safe integer)', updateTrigger({ delayMinutes: '={{ 2 ** 60 }}' }), {}, 'delayMinutes', /must be a whole number/),
+	row('delay minutes from ={{ NaN }}', updateTrigger({ delayMinutes: '={{ NaN }}' }), {}, 'delayMinutes', /must be a whole number/),
+	row('in attendance from ={{ 1 }}', updateTrigger({ inAttendance: '={{ 1 }}' }), {}, 'inAttendance', BOOLEAN),
+	row('move to queue from ={{ null }}', updateTrigger({ moveToQueue: '={{ null }}' }), {}, 'moveToQueue', REQUIRED),
+	row('integrations from ={{ {a:1} }}', updateTrigger({ integrations: '={{ { a: 1 } }}' }), {}, 'integrations', /must be a list of text values/),
+	row('integration entry not an ID', updateTrigger({ integrations: [WHATSAPP, 'whatsapp'] }), {}, 'integrations', /entry 2 must be an ID/),
+	row('bot ID not an ID', updateTrigger({ automationBotId: 'bot-1' }), {}, 'automationBotId', ID_RULE),
 
 	// Automation → Delete
 	row('trigger ID from ={{ 12345 }}', base.automationDelete, { automationTriggerId: '={{ 12345 }}' }, 'automationTriggerId', ID_RULE),

@@ -17,7 +17,7 @@ function requireTrigger({ state }: ApiContext, id: string): AutomationTrigger {
 
 /**
  * Only automationTriggerId is required; every other field of the trigger table is checked when given
- * and replaces the stored value. Changing triggerType clears specificMessage / tagId when the new type
+ * and replaces the stored value (`automationBotId: null` and `integrations: []` clear). Changing triggerType clears specificMessage / tagId when the new type
  * does not use them. The trigger runs a bot flow when automationBotId is set, otherwise it is a system
  * automation.
  */
@@ -53,6 +53,8 @@ function editTrigger(ctx: ApiContext) {
 	if (patch.tagId) requireTag(state, patch.tagId);
 
 	Object.assign(trigger, Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)));
+	// `automationBotId: null` clears the bot flow (the trigger then runs a system automation).
+	if (body.hasKey('automationBotId') && body.src.automationBotId === null) trigger.automationBotId = null;
 	if (trigger.triggerType !== 'RECEIVE_SPECIFIC_MESSAGE') trigger.specificMessage = null;
 	if (!TAG_TRIGGERS.has(trigger.triggerType)) trigger.tagId = null;
 	trigger.updatedAt = state.nowIso();

@@ -530,6 +530,20 @@ export function requiredWhen(
 	};
 }
 
+/**
+ * A field of an Update Fields collection: `rule` (built with `required: true`) applies only when the
+ * user added the field; a field not added stays unsent. With `cleared`, an added but empty field is
+ * sent as that value (`[]`, `null`) so that the user can clear a setting.
+ */
+export function ifAdded(field: Field, rule: Rule, options: { cleared?: unknown } = {}): Rule {
+	return (ctx) => {
+		const target = container(ctx, field.in);
+		if (!Object.prototype.hasOwnProperty.call(target, field.key)) return;
+		if ('cleared' in options && isAbsent(target[field.key])) writeField(ctx, field, options.cleared);
+		else rule(ctx);
+	};
+}
+
 /** The rules in `rules` apply only when `condition` holds. */
 export function when(condition: (ctx: RuleContext) => boolean, rules: Rule[]): Rule {
 	return (ctx) => {

@@ -93,12 +93,8 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					parameters: {
 						resource: 'automation',
 						operation: 'update',
-						automationTriggerId: DEMO.triggers.firstMessage.id,
-						name: 'Welcome (edited in n8n)',
-						description: 'First contact',
-						triggerType: 'RECEIVE_FIRST_MESSAGE',
-						integrations: [DEMO.integrations.whatsapp.id],
-						delayMinutes: 2,
+						automationTriggerId: DEMO.triggers.specificMessage.id,
+						updateFields: { name: 'Pricing (renamed in n8n)' },
 					},
 				},
 				{ name: 'Delete', parameters: { resource: 'automation', operation: 'delete', automationTriggerId: DEMO.triggers.webhook.id } },
@@ -112,10 +108,14 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					},
 				},
 			]);
-			expect(nodeJson(execution, 'Update')).toEqual([
-				expect.objectContaining({ id: DEMO.triggers.firstMessage.id, name: 'Welcome (edited in n8n)', triggerType: 'RECEIVE_FIRST_MESSAGE', delayMinutes: 2 }),
+			// A rename-only update sends only the ID and the name: the trigger keeps its type and text.
+			expect(requestsTo(sandbox.requests, '/automation/edit').map((r) => r.body)).toEqual([
+				{ automationTriggerId: DEMO.triggers.specificMessage.id, name: 'Pricing (renamed in n8n)' },
 			]);
-			expect(sandbox.state.triggers.get(DEMO.triggers.firstMessage.id)?.name).toBe('Welcome (edited in n8n)');
+			expect(nodeJson(execution, 'Update')).toEqual([
+				expect.objectContaining({ id: DEMO.triggers.specificMessage.id, name: 'Pricing (renamed in n8n)', triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: 'pricing' }),
+			]);
+			expect(sandbox.state.triggers.get(DEMO.triggers.specificMessage.id)).toMatchObject({ name: 'Pricing (renamed in n8n)', triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: 'pricing' });
 
 			expect(nodeJson(execution, 'Delete')).toEqual([{ success: true, automationTriggerId: DEMO.triggers.webhook.id }]);
 			expect(sandbox.state.triggers.has(DEMO.triggers.webhook.id)).toBe(false);
