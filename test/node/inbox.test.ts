@@ -187,7 +187,7 @@ describe('chat getAll (GET /inbox/find-all-chats): offset pages, no total', () =
 		expect(out).toHaveLength(1500);
 	});
 
-	test('Limit 5 with filters: 1 request, id lists sent comma-separated', async () => {
+	test('Limit 5 with filters: id lists sent comma-separated; a short page is confirmed by an empty one', async () => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: {
 				resource: 'chat',
@@ -202,7 +202,10 @@ describe('chat getAll (GET /inbox/find-all-chats): offset pages, no total', () =
 				},
 			},
 		});
-		expect(onlyRequest(ctx.sandbox).query).toEqual({
+		// A page shorter than asked may be the API's own page size (issue 12): the walk goes on from
+		// what it received and stops on the empty page.
+		expect(ctx.sandbox.requests.map((r) => `${r.query.offset}/${r.query.limit}`)).toEqual(['0/5', `${out.length}/${5 - out.length}`]);
+		expect(ctx.sandbox.requests[0].query).toEqual({
 			category: 'pinned',
 			offset: '0',
 			limit: '5',

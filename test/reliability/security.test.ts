@@ -206,10 +206,12 @@ describe('pagination cannot be steered to another host by a response', () => {
 		const out = await run(sandbox, {
 			parameters: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, limit: 3 },
 		});
-		// Two of three asked for: the page was short, so the walk ends; no other host is asked.
-		expect(out.map((item) => item.json.id)).toEqual(['m1', 'm2']);
+		// Two of three asked for: a short page may be the API's own page size (issue 12), so the walk
+		// goes on from what it received, on the API host only, with the offset it computes itself.
+		expect(out.map((item) => item.json.id).slice(0, 2)).toEqual(['m1', 'm2']);
 		expect(sandbox.requests.map((request) => `${request.path}?offset=${request.query.offset}&limit=${request.query.limit}`)).toEqual([
 			'/v2/inbox/find-messages-from-inbox?offset=0&limit=3',
+			'/v2/inbox/find-messages-from-inbox?offset=2&limit=1',
 		]);
 		expect(decoy.hits).toEqual([]);
 	});

@@ -9,6 +9,9 @@ import { botView, chatRefView, triggerView } from './views';
 const TAG_TRIGGERS = new Set(['ADD_TAG_TO_CONTACT', 'REMOVE_TAG_FROM_CONTACT']);
 const BOT_PATH = /^\/api\/v1\/bots\/[^/]+\/?$/;
 
+/** Variant editFullReplace: the fields an edit must carry (tagId / specificMessage as the type needs). */
+const FULL_TRIGGER_FIELDS = ['name', 'description', 'triggerType', 'automationBotId', 'integrations', 'chatType', 'inAttendance', 'delayMinutes', 'transferType', 'moveToQueue'];
+
 function requireTrigger({ state }: ApiContext, id: string): AutomationTrigger {
 	const trigger = state.triggers.get(id);
 	if (!trigger) throw notFound(`automationTriggerId: automation trigger ${id} not found`);
@@ -24,6 +27,11 @@ function requireTrigger({ state }: ApiContext, id: string): AutomationTrigger {
 function editTrigger(ctx: ApiContext) {
 	const { state, body } = ctx;
 	const id = body.id('automationTriggerId', { required: true });
+	if (ctx.variants.editFullReplace) {
+		// Variant: the edit replaces the whole trigger, so every field must be given.
+		const missing = FULL_TRIGGER_FIELDS.filter((name) => !body.hasKey(name));
+		if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required (the edit replaces the whole trigger)`);
+	}
 	const patch: Partial<AutomationTrigger> = {
 		name: body.string('name', { min: 1, max: 255 }),
 		description: body.string('description', { min: 1, max: 255 }),

@@ -6,7 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiError, isSuccessBody, networkError } from '../../shared/errors';
 import type { Attempt, RetryGate } from '../../shared/retry';
@@ -25,8 +25,8 @@ import {
 	headerValue,
 } from '../../shared/transport';
 import type { Unwrap } from './output';
-import type { ListSpec, SendPage } from './pagination';
-import { collect, pageConcurrency } from './pagination';
+import type { ListSpec, PagingNames, SendPage } from './pagination';
+import { collect, pageConcurrency, PAGING_NAME_OPTIONS, PagingStopped } from './pagination';
 import { asNodeError, takeParkedFailure } from './failures';
 
 /**
@@ -223,6 +223,16 @@ function readConcurrency(fn: IExecuteSingleFunctions, list: ListSpec): number {
 	return pageConcurrency(value, setting) ?? setting.default;
 }
 
+/** The paging parameter names set under Options (checked by the preSend rule; blank = assumed). */
+function readPagingNames(fn: IExecuteSingleFunctions): Partial<PagingNames> {
+	const names: Partial<PagingNames> = {};
+	for (const key of Object.keys(PAGING_NAME_OPTIONS) as Array<keyof PagingNames>) {
+		const value = fn.getNodeParameter(PAGING_NAME_OPTIONS[key].parameter, '') as unknown;
+		if (typeof value === 'string' && value.trim() !== '') names[key] = value.trim();
+	}
+	return names;
+}
+
 export function executor(output: OperationOutput) {
 	return async function (
 		this: IExecutePaginationFunctions,
@@ -241,13 +251,21 @@ export function executor(output: OperationOutput) {
 							limit: readLimit(this),
 							concurrency: readConcurrency(this, output.list),
 							signal: item.cancel,
+							names: readPagingNames(this),
 						});
 			const out = new Array<INodeExecutionData>(results.length);
 			for (let i = 0; i < results.length; i++) {
 				out[i] = { json: results[i], pairedItem: { item: itemIndex } };
 			}
 			return out;
-		} catch (error) {
+		} catch (caught) {
+			const error =
+				caught instanceof PagingStopped
+					? new NodeOperationError(this.getNode(), caught.message, {
+							itemIndex,
+							description: caught.description,
+						})
+					: caught;
 			if (this.continueOnFail()) return [errorItem(this, error, itemIndex)];
 			throw asNodeError(this, error, itemIndex);
 		}

@@ -8,9 +8,11 @@ import type {
 
 import type { OperationOutput } from './executor';
 import { captureResponse, executor } from './executor';
+import type { Paging } from './pagination';
+import { assumedNames, PAGING_NAME_OPTIONS } from './pagination';
 import { prepareRequest } from './prepare';
 import type { Rule } from './validation';
-import { limitRule } from './validation';
+import { describeValue, invalid, limitRule } from './validation';
 
 /**
  * One operation = one file under resources/<resource>/: its fields, its request, its rules and its
@@ -63,7 +65,7 @@ function escapeHatch(method: IHttpRequestMethods, extra: INodeProperties[] = [])
 		typeOptions: { multipleValues: true },
 		default: {},
 		description:
-			'Query parameters added to the request last, replacing ones of the same name (page offset and size stay under the node\'s control)',
+			'Query parameters added to the request last, replacing ones of the same name (paging parameters are renamed with the … Parameter Name options instead)',
 		options: [
 			{
 				displayName: 'Parameter',
@@ -114,9 +116,48 @@ function showFor(
 	return { ...property, displayOptions };
 }
 
+/**
+ * Options → "… Parameter Name" of a list that pages: the paging names the spec does not show,
+ * renamable per operation for an API that names them differently (DESIGN.md).
+ */
+function pagingNameOptions(paging: Paging): INodeProperties[] {
+	const assumed = assumedNames(paging);
+	const what = {
+		offset: 'the number of elements to skip',
+		pageSize: 'the number of elements per page',
+		cursor: 'the cursor of the next page (taken from paging.after)',
+	};
+	return (Object.keys(assumed) as Array<keyof typeof assumed>).map((key) => ({
+		displayName: PAGING_NAME_OPTIONS[key].label,
+		name: PAGING_NAME_OPTIONS[key].parameter.replace(/^options\./, ''),
+		type: 'string',
+		default: assumed[key] as string,
+		description: `Name of the query parameter for ${what[key]}. The API description does not name it; "${assumed[key]}" is assumed. Change it if the API names it differently (the node stops with an error naming this option when the API ignores it).`,
+	}));
+}
+
+/** A paging name set under Options: text without spaces (blank = the assumed name). */
+const pagingNamesRule: Rule = (ctx) => {
+	for (const { parameter, label } of Object.values(PAGING_NAME_OPTIONS)) {
+		const value = ctx.fn.getNodeParameter(parameter, '') as unknown;
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
+		if (typeof value !== 'string' || /\s/.test(value.trim())) {
+			throw invalid(ctx, { key: parameter, label }, 'must be a query parameter name without spaces', describeValue(value));
+		}
+	}
+};
+
 export function defineOperation(definition: OperationDefinition): Operation {
+	const { output } = definition;
+	const paged = output.kind === 'list' && output.list.paging.kind !== 'whole';
 	const rules =
-		definition.output.kind === 'list' ? [limitRule, ...definition.rules] : definition.rules;
+		output.kind === 'list'
+			? [limitRule, ...(paged ? [pagingNamesRule] : []), ...definition.rules]
+			: definition.rules;
+	const options = [
+		...(definition.options ?? []),
+		...(output.kind === 'list' ? pagingNameOptions(output.list.paging) : []),
+	];
 	const routing: INodePropertyRouting = {
 		request: { method: definition.method, url: definition.path },
 		send: { paginate: true, preSend: [prepareRequest(rules)] },
@@ -131,7 +172,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 			description: definition.description,
 			routing,
 		},
-		properties: [...definition.fields, escapeHatch(definition.method, definition.options)].map((property) =>
+		properties: [...definition.fields, escapeHatch(definition.method, options)].map((property) =>
 			showFor(property, definition.resource, definition.operation),
 		),
 	};

@@ -121,8 +121,9 @@ export const getContacts = defineOperation({
 				maxPageSize: PAGE_SIZE.tagContacts.max,
 				totalPath: 'data.total',
 				concurrency: CONTACT_PAGE_CONCURRENCY,
-				// A contact is on a tag once: a copy means the list moved while it was paged.
-				uniqueKey: 'phoneNumber',
+				// An identical contact twice means the list moved while it was paged. Identical as a
+				// whole: one number on two chats, or LID-only contacts without a number, all stay.
+				dedupe: true,
 			},
 		},
 	},
