@@ -127,13 +127,16 @@ function pagingNameOptions(paging: Paging): INodeProperties[] {
 		pageSize: 'the number of elements per page',
 		cursor: 'the cursor of the next page (taken from paging.after)',
 	};
-	return (Object.keys(assumed) as Array<keyof typeof assumed>).map((key) => ({
-		displayName: PAGING_NAME_OPTIONS[key].label,
-		name: PAGING_NAME_OPTIONS[key].parameter.replace(/^options\./, ''),
-		type: 'string',
-		default: assumed[key] as string,
-		description: `Name of the query parameter for ${what[key]}. The API description does not name it; "${assumed[key]}" is assumed. Change it if the API names it differently (the node stops with an error naming this option when the API ignores it).`,
-	}));
+	return (Object.keys(assumed) as Array<keyof typeof assumed>).map((key) => {
+		const assumedName = String(assumed[key]);
+		return {
+			displayName: PAGING_NAME_OPTIONS[key].label,
+			name: PAGING_NAME_OPTIONS[key].parameter.replace(/^options\./, ''),
+			type: 'string',
+			default: assumedName,
+			description: `Name of the query parameter for ${what[key]}. The API description does not name it; "${assumedName}" is assumed. Change it if the API names it differently (the node stops with an error naming this option when the API ignores it).`,
+		};
+	});
 }
 
 /** A paging name set under Options: text without spaces (blank = the assumed name). */
