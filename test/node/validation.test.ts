@@ -251,14 +251,14 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		/^Invalid URL \(url\) in item 0: must have the form \{origin\}\/api\/v1\/bots\/\{botId\}/,
 	],
 	[
-		'custom field value is JSON',
+		'custom field value with Value Type JSON is JSON; the error names the input as the user sees it',
 		{
 			resource: 'customField',
 			operation: 'upsert',
 			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			inputs: { templateField: [{ templateFieldId: 'f1', valueJson: 'gold' }] },
+			inputs: { templateField: [{ templateFieldId: 'f1', valueType: 'json', value: 'gold' }] },
 		},
-		/^Invalid Value \(JSON\) of entry 1 \(inputs\[0\]\.valueJson\) in item 0: must be valid JSON/,
+		/^Invalid Value of input 1 \(value\) in item 0: must be valid JSON/,
 	],
 	[
 		'extra field inputs are a JSON list of objects',

@@ -48,7 +48,7 @@ export const VALID = {
 		resource: 'customField',
 		operation: 'upsert',
 		phoneNumber: ALICE,
-		inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '"gold"' }] },
+		inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, value: 'gold' }] },
 	},
 	chatList: { resource: 'chat', operation: 'getAll', limit: 10 },
 	messageList: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, limit: 10 },

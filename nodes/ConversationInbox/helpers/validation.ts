@@ -218,18 +218,23 @@ export function id(field: Field, options: { required?: boolean } = {}): Rule {
 const LID_FORM = /^[^@\s]+@lid$/i;
 
 /**
- * A phone number (any format) where the spec gives 8-30 characters; with `lid`, a contact LID
- * (`<digits>@lid`) is accepted too, and any other value holding "@" is refused.
+ * A phone number where the spec gives 8-30 characters. `format` says what else the spec says:
+ * - 'any' (Stop in Chat: "any format"): nothing else; a JID or a LID passes;
+ * - 'number' (custom fields: "country code + area code + number"): no "@";
+ * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): "@" only in a LID.
  */
-export function phone(field: Field, options: { required?: boolean; lid?: boolean } = {}): Rule {
+export function phone(
+	field: Field,
+	options: { required?: boolean; format: 'any' | 'number' | 'numberOrLid' },
+): Rule {
 	return text(field, {
 		required: options.required,
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
 		check: (value) => {
-			if (!value.includes('@')) return undefined;
-			if (!options.lid) return 'must be a phone number (country code, area code and number)';
+			if (options.format === 'any' || !value.includes('@')) return undefined;
+			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
 			return LID_FORM.test(value)
 				? undefined
 				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';

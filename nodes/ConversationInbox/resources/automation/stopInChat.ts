@@ -65,7 +65,7 @@ export const stopInChat = defineOperation({
 	rules: [
 		id(chatInternalId),
 		text(chatId, { min: 1, trim: true }),
-		phone(phoneNumber),
+		phone(phoneNumber, { format: 'any' }),
 		atLeastOne([chatInternalId, chatId, phoneNumber]),
 		id(bodyField('integrationId', 'Integration')),
 	],

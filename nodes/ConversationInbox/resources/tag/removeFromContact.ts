@@ -59,7 +59,7 @@ export const removeFromContact = defineOperation({
 		]),
 	],
 	rules: [
-		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, lid: true }),
+		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'numberOrLid' }),
 		list(tagIds, { ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
 		list(tagNames, {
 			max: MAX_TAGS_PER_REMOVAL,
