@@ -236,8 +236,8 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		/^Invalid URL \(url\) in item 0: must be an absolute http\(s\) URL/,
 	],
 	[
-		'webhook header names',
-		createWebhook({ additionalFields: { headers: { header: [{ key: 'Bad Header', value: 'x' }] } } }),
+		'webhook header names are given',
+		createWebhook({ additionalFields: { headers: { header: [{ key: '', value: 'x' }] } } }),
 		/^Invalid Headers \(headers\) in item 0: entry 1 needs a header name/,
 	],
 	[

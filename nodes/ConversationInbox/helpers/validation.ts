@@ -358,8 +358,8 @@ export interface ListOptions {
 	/** how the list travels: a JSON array (body) or one comma-separated string (query) */
 	send: 'array' | 'commaSeparated';
 	/**
-	 * Names that may contain commas: each of several values is one entry, kept exactly; only a
-	 * single text is split at commas (and its parts trimmed). Default: every text is split.
+	 * Exact names (which may contain commas): every text is one entry, kept exactly; several come
+	 * as several values or a list from an expression. Default: every text is split at commas.
 	 */
 	entriesAreExact?: boolean;
 }
@@ -387,7 +387,8 @@ export function list(field: Field, options: ListOptions): Rule {
 					`${describeValue(value)} at entry ${position}`,
 				);
 			}
-			if (inList && options.entriesAreExact) {
+			if (options.entriesAreExact) {
+				// A name is exact: one text is one name, even with commas in it ("Cliente, VIP").
 				if (value.trim() !== '') entries.push(value);
 				return;
 			}
@@ -458,13 +459,12 @@ export function parseJsonValue(
 	}
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * A fixedCollection of `{key, value}` pairs (webhook headers): the routing engine sends the
- * collection as `{<option>: [...]}`; the API wants the bare array.
+ * collection as `{<option>: [...]}`; the API wants the bare array of strings. The spec sets no limit
+ * on their number or form (the API decides), so only the types are checked.
  */
-export function keyValueList(field: Field, option: string, options: { max?: number } = {}): Rule {
+export function keyValueList(field: Field, option: string): Rule {
 	return (ctx) => {
 		let raw = readField(ctx, field);
 		if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject)[option];
@@ -476,29 +476,17 @@ export function keyValueList(field: Field, option: string, options: { max?: numb
 		if (!Array.isArray(raw)) {
 			throw invalid(ctx, field, 'must be a list of {key, value} pairs', describeValue(raw));
 		}
-		if (options.max !== undefined && raw.length > options.max) {
-			throw invalid(ctx, field, `must have at most ${options.max} entries`, String(raw.length));
-		}
 		const pairs = raw.map((entry, index) => {
 			const pair = (entry ?? {}) as IDataObject;
 			const key = typeof pair.key === 'string' ? pair.key.trim() : pair.key;
 			const value = pair.value ?? '';
-			if (typeof key !== 'string' || !HEADER_NAME.test(key)) {
-				throw invalid(
-					ctx,
-					field,
-					`entry ${index + 1} needs a header name of letters, digits and -_.!#$%&'*+^\`|~ (no spaces)`,
-					describeValue(key),
-				);
+			if (typeof key !== 'string' || key === '') {
+				throw invalid(ctx, field, `entry ${index + 1} needs a header name (Key)`, describeValue(key));
 			}
 			if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
 				throw invalid(ctx, field, `entry ${index + 1} needs a text value`, describeValue(value));
 			}
-			const textValue = String(value);
-			if (/[\r\n\0]/.test(textValue)) {
-				throw invalid(ctx, field, `entry ${index + 1} value must not contain line breaks`);
-			}
-			return { key, value: textValue };
+			return { key, value: String(value) };
 		});
 		writeField(ctx, field, pairs);
 	};

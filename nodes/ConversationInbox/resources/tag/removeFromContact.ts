@@ -41,7 +41,7 @@ export const removeFromContact = defineOperation({
 				buttonText: 'Add Tag Name',
 				placeholder: 'e.g. VIP Customer',
 				description:
-					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name, or give one comma-separated text.',
+					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name; a text is always one name (commas included), a list from an expression gives several.',
 				hint: 'At most 50 tag names',
 				routing: toBody('tagNames'),
 			}),

@@ -115,7 +115,7 @@ export const create = defineOperation({
 		}),
 		oneOf(bodyField(WIRE.webhookCreate.method, 'Method'), HTTP_METHOD_OPTIONS, { required: true }),
 		integer(bodyField('delayMinutes', 'Delay Minutes'), { min: 0 }),
-		keyValueList(bodyField('headers', 'Headers'), 'header', { max: 50 }),
+		keyValueList(bodyField('headers', 'Headers'), 'header'),
 		oneOf(bodyField(WIRE.webhookCreate.transferType, 'Transfer Type'), TRANSFER_TYPE_OPTIONS),
 	],
 	output: { kind: 'single', unwrap: pick('response.webhook') },
