@@ -190,6 +190,7 @@ describe('Options → Concurrent Page Requests', () => {
 			'Extra Query Parameters',
 			'Offset Parameter Name',
 			'Page Size Parameter Name',
+			'Rename Sent Fields',
 		]);
 	});
 

@@ -96,7 +96,7 @@ describe('the API token never appears in output items, error messages, descripti
 			}
 			if (faultCase.echoes) {
 				// The API's own text reached the error (so the test searched it), minus the token.
-				expect(String(errors[0].description)).toContain('API message: "the request carried Bearer [redacted]"');
+				expect(String(errors[0].message)).toContain('the request carried Bearer [redacted]');
 			}
 		}
 		if (faultCase.echoes) {
@@ -128,7 +128,7 @@ describe('the API token never appears in output items, error messages, descripti
 		);
 		for (const error of [activation, search]) {
 			expect(error).toBeInstanceOf(Error);
-			expect(String((error as IDataObject).description)).toContain('Bearer [redacted]');
+			expect(String((error as Error).message)).toContain('Bearer [redacted]');
 			expect(dumpEverything(error)).not.toContain(TOKEN);
 		}
 		expect(sandbox.requests.length).toBeGreaterThanOrEqual(2);

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ErrorHints } from '../../shared/errors';
 import { apiError, isSuccessBody, networkError } from '../../shared/errors';
 import type { Attempt, RetryGate } from '../../shared/retry';
 import {
@@ -106,12 +107,15 @@ interface ItemRequest {
 	cancel: AbortSignal | undefined;
 	/** one gate per item: all its pages, concurrent ones included, share the 429 backoff */
 	gate: RetryGate;
+	/** the operation's error hints */
+	hints: ErrorHints | undefined;
 }
 
 function itemRequest(
 	fn: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	itemIndex: number,
+	hints: ErrorHints | undefined,
 ): ItemRequest {
 	return {
 		fn,
@@ -123,6 +127,7 @@ function itemRequest(
 		baseQs: requestData.options.qs ?? {},
 		cancel: cancelSignalOf(fn),
 		gate: newRetryGate(),
+		hints,
 	};
 }
 
@@ -173,6 +178,7 @@ async function sendOne(
 					path,
 					contentType: response?.contentType,
 					redact: await tokenOf(fn),
+					hints: item.hints,
 				},
 				itemIndex,
 			);
@@ -233,7 +239,7 @@ function readPagingNames(fn: IExecuteSingleFunctions): Partial<PagingNames> {
 	return names;
 }
 
-export function executor(output: OperationOutput) {
+export function executor(output: OperationOutput, hints?: ErrorHints) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -242,7 +248,7 @@ export function executor(output: OperationOutput) {
 		try {
 			const parked = takeParkedFailure(requestData.options);
 			if (parked) throw parked;
-			const item = itemRequest(this, requestData, itemIndex);
+			const item = itemRequest(this, requestData, itemIndex, hints);
 			const send: SendPage = async (query, signal) => await sendOne(item, query, signal);
 			const results =
 				output.kind === 'single'

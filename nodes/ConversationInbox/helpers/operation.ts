@@ -6,6 +6,7 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
+import type { ErrorHints } from '../../shared/errors';
 import type { OperationOutput } from './executor';
 import { captureResponse, executor } from './executor';
 import type { Paging } from './pagination';
@@ -37,6 +38,12 @@ export interface OperationDefinition {
 	output: OperationOutput;
 	/** further entries of the operation's "Options" collection (beside the escape hatch) */
 	options?: INodeProperties[];
+	/** hints for failed calls that replace the standard ones, or say what to check (errors.ts) */
+	errors?: Omit<ErrorHints, 'assumptions'>;
+	/** request names the spec does not show (wireNames.ts), named in request errors */
+	assumedNames?: readonly string[];
+	/** a further assumption of the operation, named in request errors */
+	assumption?: string;
 }
 
 export interface Operation {
@@ -57,6 +64,38 @@ function escapeHatch(method: IHttpRequestMethods, extra: INodeProperties[] = [])
 				'JSON object merged into the request body last, replacing fields of the same name. For fields the node does not offer yet, or a field the live API names differently.',
 		});
 	}
+	options.push({
+		displayName: 'Rename Sent Fields',
+		name: 'renameFields',
+		type: 'fixedCollection',
+		placeholder: 'Add Rename',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description:
+			'Send a body field or query parameter of this node under another name, for an API that names it differently from the node\'s assumption (README → Assumptions about the API). Applied before the extra fields and parameters.',
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{
+						displayName: 'Name Sent by the Node',
+						name: 'from',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. chatType',
+					},
+					{
+						displayName: 'Name the API Expects',
+						name: 'to',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. chatTypeFilter',
+					},
+				],
+			},
+		],
+	});
 	options.push({
 		displayName: 'Extra Query Parameters',
 		name: 'extraQueryParameters',
@@ -150,6 +189,27 @@ const pagingNamesRule: Rule = (ctx) => {
 	}
 };
 
+/** The error hints of an operation: its own, and the assumptions a request error may come from. */
+function errorHints(definition: OperationDefinition): ErrorHints {
+	const { output, assumedNames = [], assumption } = definition;
+	const parts: string[] = [];
+	if (assumption) parts.push(assumption);
+	if (assumedNames.length > 0) {
+		const names = assumedNames.map((name) => `"${name}"`).join(', ');
+		parts.push(
+			`The API description does not show the names ${names}; the node assumes them (README → Assumptions about the API). If the API's message names one of them, or a field it expects instead, set the API's name under Options → Rename Sent Fields.`,
+		);
+	}
+	if (output.kind === 'list' && output.list.paging.kind !== 'whole') {
+		parts.push('The paging parameters are renamed under Options → … Parameter Name.');
+	}
+	return {
+		noReason: `Check the values of this item for "${definition.action}" against the fields' hints (the API's rules), and that the IDs it names exist.`,
+		...definition.errors,
+		assumptions: parts.length > 0 ? parts.join(' ') : undefined,
+	};
+}
+
 export function defineOperation(definition: OperationDefinition): Operation {
 	const { output } = definition;
 	const paged = output.kind === 'list' && output.list.paging.kind !== 'whole';
@@ -165,7 +225,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 		request: { method: definition.method, url: definition.path },
 		send: { paginate: true, preSend: [prepareRequest(rules)] },
 		output: { postReceive: [captureResponse] },
-		operations: { pagination: executor(definition.output) },
+		operations: { pagination: executor(definition.output, errorHints(definition)) },
 	};
 	return {
 		option: {

@@ -69,5 +69,9 @@ export const stopInChat = defineOperation({
 		atLeastOne([chatInternalId, chatId, phoneNumber]),
 		id(bodyField('integrationId', 'Integration')),
 	],
+	errors: {
+		byStatus: { 404: 'No chat matches the Chat, Channel Chat ID, Phone Number and Integration given.' },
+		noReason: 'Check that a chat matches the Chat, Channel Chat ID or Phone Number (and the Integration, when given).',
+	},
 	output: { kind: 'single', unwrap: stoppedResult },
 });

@@ -199,5 +199,11 @@ export const update = defineOperation({
 		ifAdded(transferType, oneOf(transferType, TRANSFER_TYPE_OPTIONS, { required: true })),
 		ifAdded(moveToQueue, boolean(moveToQueue, { required: true })),
 	],
+	errors: {
+		byStatus: { 404: 'Check the Automation Trigger ID, and the IDs under Update Fields (bot, integrations, tag): one does not exist.' },
+	},
+	assumedNames: [WIRE.automationEdit.chatType, WIRE.automationEdit.transferType],
+	assumption:
+		'The node sends only the fields added under Update Fields (it assumes the API edits a trigger partially). If the API asks for the whole trigger, add every field under Update Fields.',
 	output: { kind: 'single', unwrap: pick('data.trigger') },
 });

@@ -21,6 +21,7 @@ export const get = defineOperation({
 		}),
 	],
 	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true, format: 'number' })],
+	assumedNames: [WIRE.customFieldsRead.phoneNumber],
 	// One item: { fields: [...], assignedTemplateIds: [...] }
 	output: { kind: 'single', unwrap: pick('response.customFields') },
 });

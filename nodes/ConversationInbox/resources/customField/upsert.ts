@@ -183,6 +183,7 @@ export const upsert = defineOperation({
 		]),
 	],
 	rules: [phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'number' }), buildInputs],
+	assumption: `The API does not document the shape of extra-field inputs; they are sent exactly as given under Extra Field Inputs (the node assumes ${EXTRA_FIELD_EXAMPLE}). If the API's message names a field of them, write them in the shape the API expects.`,
 	// One item: { customFields: [...] }
 	output: { kind: 'single', unwrap: pick('response') },
 });

@@ -44,6 +44,7 @@ export const getInviteUrl = defineOperation({
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
 		}),
 	],
+	assumedNames: [WIRE.groupInvite.integrationId, WIRE.groupInvite.groupJid],
 	// { inviteUrl }
 	output: { kind: 'single', unwrap: pick('response') },
 });

@@ -110,6 +110,10 @@ export const getContacts = defineOperation({
 		concurrencyRule,
 	],
 	options: CONCURRENCY_OPTIONS,
+	errors: {
+		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },
+		noReason: 'Check the Tag ID or the exact Tag Name (case-sensitive).',
+	},
 	output: {
 		kind: 'list',
 		list: {

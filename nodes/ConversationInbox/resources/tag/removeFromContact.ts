@@ -71,6 +71,12 @@ export const removeFromContact = defineOperation({
 		atLeastOne([tagIds, tagNames]),
 		boolean(bodyField('triggerAutomations', 'Trigger Automations')),
 	],
+	errors: {
+		byStatus: {
+			404: 'Every tag named must already exist (none is created; names are case-sensitive and exact), and the contact must be known by this phone number or LID.',
+		},
+		noReason: 'Check the Phone Number or LID, and that every Tag ID and exact Tag Name exists.',
+	},
 	// The whole result: contact, removedTags, notInContact, tags, automations.
 	output: { kind: 'single', unwrap: pick('data') },
 });

@@ -50,6 +50,7 @@ export const getAll = defineOperation({
 		text(queryField(WIRE.templateList.search, 'Search'), { max: NAME_MAX_LENGTH }),
 		oneOf(queryField(WIRE.templateList.status, 'Status'), TEMPLATE_STATUS_OPTIONS),
 	],
+	assumedNames: [WIRE.templateList.integrationId, WIRE.templateList.status, WIRE.templateList.search],
 	output: {
 		kind: 'list',
 		list: {

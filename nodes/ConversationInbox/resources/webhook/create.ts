@@ -118,5 +118,6 @@ export const create = defineOperation({
 		keyValueList(bodyField('headers', 'Headers'), 'header'),
 		oneOf(bodyField(WIRE.webhookCreate.transferType, 'Transfer Type'), TRANSFER_TYPE_OPTIONS),
 	],
+	assumedNames: [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType],
 	output: { kind: 'single', unwrap: pick('response.webhook') },
 });
