@@ -52,36 +52,26 @@ describe('a tag name is exact: a text is one name, a list gives several', () => 
 	});
 });
 
+const webhookWithHeaders = (header: Array<{ key: string; value: string }>) => ({
+	resource: 'webhook',
+	operation: 'create',
+	integrationId: DEMO.integrations.whatsapp.id,
+	url: 'https://example.com/hook',
+	type: 'MESSAGE_RECEIVED',
+	method: 'POST',
+	additionalFields: { headers: { header } },
+});
+
 describe('limits the spec does not state are not invented', () => {
 	test('a webhook with 60 headers is sent (no "at most 50")', async () => {
 		const header = Array.from({ length: 60 }, (_, i) => ({ key: `X-H${i}`, value: String(i) }));
-		const out = await runNode(ctx.sandbox, {
-			parameters: {
-				resource: 'webhook',
-				operation: 'create',
-				integrationId: DEMO.integrations.whatsapp.id,
-				url: 'https://example.com/hook',
-				type: 'MESSAGE_RECEIVED',
-				method: 'POST',
-				additionalFields: { headers: { header } },
-			},
-		});
+		const out = await runNode(ctx.sandbox, { parameters: webhookWithHeaders(header) });
 		expect((onlyRequest(ctx.sandbox).body as { headers: unknown[] }).headers).toHaveLength(60);
 		expect((out[0].json.headers as unknown[]).length).toBe(60);
 	});
 
 	test('a header name the node would not have guessed is the API\'s to judge: sent, and its 400 shown', async () => {
-		const error = await runNodeError(ctx.sandbox, {
-			parameters: {
-				resource: 'webhook',
-				operation: 'create',
-				integrationId: DEMO.integrations.whatsapp.id,
-				url: 'https://example.com/hook',
-				type: 'MESSAGE_RECEIVED',
-				method: 'POST',
-				additionalFields: { headers: { header: [{ key: 'Bad Header', value: 'x' }] } },
-			},
-		});
+		const error = await runNodeError(ctx.sandbox, { parameters: webhookWithHeaders([{ key: 'Bad Header', value: 'x' }]) });
 		expect(ctx.sandbox.requests).toHaveLength(1);
 		expect(error.message).toMatch(/HTTP 400.*header/);
 	});

@@ -127,18 +127,30 @@ const webhookCreated = (out: INodeExecutionData[], sandbox: Sandbox): void => {
 const PAGING_NAMES = { offset: 'skip', limit: 'take', cursor: 'cursor' };
 const SKIP_TAKE = { offsetParameter: 'skip', pageSizeParameter: 'take' };
 
-export const ROWS: VariantRow[] = [
-	// ---- every row of README → Assumptions about the API -------------------------------------
-	{
-		assumption: 'GET /tag/list-contacts pages with `offset`, `limit`',
+/** An offset list whose API pages with `skip`/`take` (and a page size of `cap` by default). */
+function skipTakeRow(
+	endpoint: string,
+	build: (options?: INodeParameters) => INodeParameters,
+	right: VariantRow['right'],
+	cap: number,
+): VariantRow {
+	return {
+		assumption: `${endpoint} pages with \`offset\`, \`limit\``,
 		alternative: 'pages with `skip`, `take` (ours ignored)',
-		variants: { pagingNames: PAGING_NAMES, pageSizeCap: 20 },
-		parameters: contacts(),
+		variants: { pagingNames: PAGING_NAMES, pageSizeCap: cap },
+		parameters: build(),
 		outcome: 'error',
 		names: [/"offset"/, /Options → Offset Parameter Name/],
-		fix: contacts(SKIP_TAKE),
-		right: allContacts,
-	},
+		fix: build(SKIP_TAKE),
+		right,
+	};
+}
+
+export const ROWS: VariantRow[] = [
+	// ---- every row of README → Assumptions about the API -------------------------------------
+	skipTakeRow('GET /tag/list-contacts', contacts, allContacts, 20),
+	skipTakeRow('GET /inbox/find-all-chats', (options) => chats(options), allChats(), 10),
+	skipTakeRow('GET /inbox/find-messages-from-inbox', messages, allMessages, 2),
 	{
 		assumption: 'POST /automation/edit names the filters `chatType`, `transferType`',
 		alternative: '`chatTypeFilter`, `transferTypeFilter` (ours refused: 400)',
@@ -212,16 +224,6 @@ export const ROWS: VariantRow[] = [
 		right: allChats('queue'),
 	},
 	{
-		assumption: 'GET /inbox/find-all-chats pages with `offset`, `limit`',
-		alternative: 'pages with `skip`, `take` (ours ignored)',
-		variants: { pagingNames: PAGING_NAMES, pageSizeCap: 10 },
-		parameters: chats(),
-		outcome: 'error',
-		names: [/"offset"/, /Options → Offset Parameter Name/],
-		fix: chats(SKIP_TAKE),
-		right: allChats(),
-	},
-	{
 		assumption: 'GET /inbox/find-messages-from-inbox names the chat `chatInternalId`',
 		alternative: '`id` (ours refused: 400)',
 		variants: { renamed: { '/inbox/find-messages-from-inbox': { chatInternalId: 'id' } } },
@@ -229,16 +231,6 @@ export const ROWS: VariantRow[] = [
 		outcome: 'error',
 		names: [/"chatInternalId"/, RENAME_OPTION],
 		fix: messages(rename({ chatInternalId: 'id' })),
-		right: allMessages,
-	},
-	{
-		assumption: 'GET /inbox/find-messages-from-inbox pages with `offset`, `limit`',
-		alternative: 'pages with `skip`, `take` (ours ignored)',
-		variants: { pagingNames: PAGING_NAMES, pageSizeCap: 2 },
-		parameters: messages(),
-		outcome: 'error',
-		names: [/"offset"/, /Options → Offset Parameter Name/],
-		fix: messages(SKIP_TAKE),
 		right: allMessages,
 	},
 
