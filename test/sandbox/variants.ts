@@ -9,6 +9,7 @@ import { badRequest } from './errors';
  * - renamed: per endpoint, the API's own name for a field we name otherwise (`{ ours: theirs }`).
  *   Strict, as a validating API is: our name is refused with 400 "unknown field", theirs is read.
  *   Paging names are not here (an API ignores unknown query parameters): see `pagingNames`.
+ * - lenient: with `renamed`, our names are silently ignored instead of refused.
  * - pagingNames: the list endpoints read the offset / page size / cursor under these names and
  *   ignore ours (so they page from the start with their default size).
  * - offsetIgnored / cursorIgnored: the list endpoints always answer the first page.
@@ -23,6 +24,7 @@ import { badRequest } from './errors';
  */
 export interface Variants {
 	renamed?: Record<string, Record<string, string>>;
+	lenient?: boolean;
 	pagingNames?: { offset?: string; limit?: string; cursor?: string };
 	offsetIgnored?: boolean;
 	cursorIgnored?: boolean;
@@ -57,7 +59,9 @@ export function readRequest(
 	const renamed = variants.renamed?.[path.replace(/^\/v2/, '')] ?? variants.renamed?.[path];
 	for (const [ours, theirs] of Object.entries(renamed ?? {})) {
 		if (query.has(ours) || Object.prototype.hasOwnProperty.call(fields, ours)) {
-			throw badRequest(`${ours}: unknown field (this API calls it ${theirs})`);
+			if (!variants.lenient) throw badRequest(`${ours}: unknown field (this API calls it ${theirs})`);
+			query.delete(ours);
+			delete fields[ours];
 		}
 		if (query.has(theirs)) {
 			query.set(ours, query.get(theirs) as string);

@@ -121,7 +121,9 @@ const allTemplates = (status?: string) => (out: INodeExecutionData[], sandbox: S
 };
 const webhookCreated = (out: INodeExecutionData[], sandbox: Sandbox): void => {
 	expect(out[0].json).toMatchObject({ method: 'PUT', type: 'MESSAGE_SENT', transferType: 'API' });
-	expect([...sandbox.state.webhooks.values()].filter((w) => w.url === 'https://example.com/variant-hook')).toHaveLength(1);
+	// The webhook the fixed run created has the chosen settings (under a lenient API, the first run's
+	// webhook also exists: the error said so, and the API cannot delete webhooks).
+	expect(sandbox.state.webhooks.get(String(out[0].json.id))).toMatchObject({ method: 'PUT', type: 'MESSAGE_SENT', transferType: 'API' });
 };
 
 const PAGING_NAMES = { offset: 'skip', limit: 'take', cursor: 'cursor' };
@@ -232,6 +234,29 @@ export const ROWS: VariantRow[] = [
 		names: [/"chatInternalId"/, RENAME_OPTION],
 		fix: messages(rename({ chatInternalId: 'id' })),
 		right: allMessages,
+	},
+
+	// The same names, on an API that silently ignores a field it does not know: where the answer
+	// shows the field (the webhook record, a template's status), the node sees it and says so.
+	{
+		assumption: 'POST /integration/webhook/create names `method`, `transferType` (lenient API)',
+		alternative: '`httpMethod`, `transfer`; ours silently ignored (`renamed` + `lenient`)',
+		variants: { renamed: { '/integration/webhook/create': { method: 'httpMethod', transferType: 'transfer' } }, lenient: true },
+		parameters: webhook(),
+		outcome: 'error',
+		names: [/created with method POST instead of PUT, transferType ALL instead of API/, RENAME_OPTION],
+		fix: webhook(rename({ method: 'httpMethod', transferType: 'transfer' })),
+		right: webhookCreated,
+	},
+	{
+		assumption: 'GET /provider-template/list names the filter `status` (lenient API)',
+		alternative: '`templateStatus`; ours silently ignored (`renamed` + `lenient`)',
+		variants: { renamed: { '/provider-template/list': { status: 'templateStatus' } }, lenient: true },
+		parameters: templates({}, { status: 'REJECTED' }),
+		outcome: 'error',
+		names: [/status is not REJECTED.*ignore the query parameter "status"/, RENAME_OPTION],
+		fix: templates(rename({ status: 'templateStatus' }), { status: 'REJECTED' }),
+		right: allTemplates('REJECTED'),
 	},
 
 	// ---- the other open facts the issue lists -------------------------------------------------

@@ -27,7 +27,7 @@ describe('the node under every variant: right, or loudly wrong with the fix name
 		}
 		const switches = new Set(ROWS.flatMap((row) => Object.keys(row.variants)));
 		expect([...switches].sort()).toEqual(
-			['cursorIgnored', 'defaultErrorText', 'editFullReplace', 'extraFieldShape', 'offsetIgnored', 'pageSizeCap', 'pagingNames', 'renamed', 'sharedPhones'].sort(),
+			['cursorIgnored', 'defaultErrorText', 'editFullReplace', 'extraFieldShape', 'lenient', 'offsetIgnored', 'pageSizeCap', 'pagingNames', 'renamed', 'sharedPhones'].sort(),
 		);
 	});
 

@@ -26,8 +26,9 @@ import {
 	headerValue,
 } from '../../shared/transport';
 import type { Unwrap } from './output';
+import { AssumptionFailed } from './output';
 import type { ListSpec, PagingNames, SendPage } from './pagination';
-import { collect, pageConcurrency, PAGING_NAME_OPTIONS, PagingStopped } from './pagination';
+import { collect, pageConcurrency, PAGING_NAME_OPTIONS } from './pagination';
 import { asNodeError, takeParkedFailure } from './failures';
 
 /**
@@ -258,6 +259,7 @@ export function executor(output: OperationOutput, hints?: ErrorHints) {
 							concurrency: readConcurrency(this, output.list),
 							signal: item.cancel,
 							names: readPagingNames(this),
+							query: item.baseQs,
 						});
 			const out = new Array<INodeExecutionData>(results.length);
 			for (let i = 0; i < results.length; i++) {
@@ -266,7 +268,7 @@ export function executor(output: OperationOutput, hints?: ErrorHints) {
 			return out;
 		} catch (caught) {
 			const error =
-				caught instanceof PagingStopped
+				caught instanceof AssumptionFailed
 					? new NodeOperationError(this.getNode(), caught.message, {
 							itemIndex,
 							description: caught.description,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asItemJson, valueAt } from './output';
+import { AssumptionFailed, asItemJson, valueAt } from './output';
 import { runPool } from './pool';
 
 /**
@@ -85,6 +85,11 @@ export interface ListSpec {
 	/** where the elements live, e.g. `data.contacts` */
 	itemsPath: string;
 	paging: Paging;
+	/**
+	 * Checks the elements against the query sent (e.g. a filter the elements show); throws
+	 * AssumptionFailed when the API evidently did not apply it.
+	 */
+	verify?: (elements: IDataObject[], query: IDataObject) => void;
 }
 
 export interface CollectOptions {
@@ -96,6 +101,8 @@ export interface CollectOptions {
 	signal?: AbortSignal;
 	/** paging parameter names set under Options (empty = the assumed name) */
 	names?: Partial<PagingNames>;
+	/** the prepared query (filters), for the list's `verify` */
+	query?: IDataObject;
 }
 
 /**
@@ -116,15 +123,7 @@ export const MAX_PAGES_PER_WALK = 1000;
  * A walk that cannot go on correctly: the API repeated a page or a cursor (it ignores a paging
  * parameter), or the walk hit MAX_PAGES_PER_WALK. The executor turns it into the item's error.
  */
-export class PagingStopped extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-		this.name = 'PagingStopped';
-	}
-}
+export class PagingStopped extends AssumptionFailed {}
 
 /** The paging parameter names in force (the assumed ones, or the user's under Options). */
 export interface PagingNames {
@@ -266,6 +265,7 @@ export async function collect(
 	if (paging.kind === 'whole') sink.add(elementsOf(await send({}), spec.itemsPath));
 	else if (paging.kind === 'cursor') await walkCursor(paging, walk, sink);
 	else await walkOffset(paging, walk, sink, options);
+	spec.verify?.(sink.results, options.query ?? {});
 	return sink.results;
 }
 
