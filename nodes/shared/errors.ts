@@ -13,7 +13,28 @@ export interface ApiFailure {
 	contentType?: string;
 	/** values (the API token) replaced by [redacted] wherever the API's text is quoted */
 	redact?: string[];
+	/** what the failing operation adds to the standard hints */
+	hints?: ErrorHints;
 }
+
+/**
+ * Hints of one operation: they replace the standard hint of a status where that one would not
+ * apply (a 404 on a tag name is not about the Base URL), say what to check when the API gives no
+ * reason, and name the assumptions a request error may come from.
+ */
+export interface ErrorHints {
+	/** replaces the standard hint of these statuses */
+	byStatus?: Partial<Record<number, string>>;
+	/** when the API gave no reason (its default text, or no message at all) */
+	noReason?: string;
+	/** added to request errors (4xx other than 401/403/404/409/429, `success: false`) */
+	assumptions?: string;
+}
+
+/** The API's default error text (spec: Errors), and what it says. */
+export const DEFAULT_API_ERROR_TEXT = 'Erro ao enviar mensagem';
+const DEFAULT_TEXT_MEANING =
+	'That is the API\'s default error text, Portuguese for "error sending message": the API\'s generic error, it did not say what was wrong.';
 
 /** Shortest secret that is redacted (a shorter one would garble ordinary text). */
 const MIN_REDACTED_LENGTH = 6;
@@ -43,11 +64,11 @@ const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	},
 	404: {
 		headline: 'The API could not find what the request names',
-		hint: 'Check the ID or name: it may have been deleted or belong to another company. If every request fails like this, check that the Base URL ends in /v2.',
+		hint: 'Check the IDs and names in this item: one of them does not exist (any more).',
 	},
 	409: {
 		headline: 'The request conflicts with existing data',
-		hint: 'A tag with this name already exists (names are case-sensitive). Use another name or look the tag up instead.',
+		hint: 'Something with these values already exists on the platform.',
 	},
 	429: {
 		headline: 'The API is receiving too many requests',
@@ -85,35 +106,55 @@ function isJsonBody(body: unknown): boolean {
 	return body !== null && typeof body === 'object' && !(body instanceof Uint8Array);
 }
 
-/** One error for every failed call: status, the API's message verbatim, a headline and a hint. */
+/** The statuses whose hint a request's own values cannot fix (credentials, rate, server). */
+const NOT_ABOUT_THE_REQUEST = new Set([401, 403, 429]);
+
+/**
+ * One error for every failed call: the headline and status with the API's message (once, in the
+ * message: under Continue On Fail n8n keeps the message), and a description with the request and
+ * the hints that apply.
+ */
 export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): NodeApiError {
 	const notJson = !isJsonBody(failure.body) && failure.body !== undefined && failure.body !== '';
-	let { headline, hint } = headlineFor(failure.statusCode);
-	if (notJson && failure.statusCode < 300) {
+	const { statusCode, hints } = failure;
+	let { headline, hint } = headlineFor(statusCode);
+	if (notJson && statusCode < 300) {
 		headline = 'The API answered with something other than JSON';
 		hint = 'Check that the Base URL in the credential points at the API (ending in /v2), not at a web page, a proxy or a login page.';
 	}
 	const raw = apiMessage(failure.body);
 	const message = raw === undefined ? undefined : redactText(raw, failure.redact);
-	const quoted = message === undefined ? 'The API sent no message.' : `API message: "${message}".`;
-	const shape = notJson
-		? ` The answer was not JSON${failure.contentType ? ` (${failure.contentType.split(';')[0].trim()})` : ''}.`
-		: '';
+	if (statusCode === 404 && (message === undefined || notJson)) {
+		// No answer of the API's own: most likely the address is wrong.
+		hint = 'The address did not answer as the API does: check that the Base URL in the credential ends in /v2.';
+	} else if (hints?.byStatus?.[statusCode] !== undefined) {
+		hint = hints.byStatus[statusCode] as string;
+	}
+	const parts: string[] = [];
+	const noReason = message === undefined || message.trim() === DEFAULT_API_ERROR_TEXT;
+	if (message === undefined) parts.push('The API sent no message.');
+	else if (noReason) parts.push(DEFAULT_TEXT_MEANING);
+	if (notJson) parts.push(`The answer was not JSON${failure.contentType ? ` (${failure.contentType.split(';')[0].trim()})` : ''}.`);
+	parts.push(`${failure.method} ${failure.path} answered HTTP ${statusCode}.`);
+	if (noReason && hints?.noReason && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
+		parts.push(hints.noReason);
+	} else {
+		parts.push(hint);
+	}
+	const requestError =
+		!notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && ![404, 409].includes(statusCode) && statusCode < 500;
+	if (requestError && hints?.assumptions) parts.push(hints.assumptions);
 	const response: JsonObject = {
 		success: false,
-		message: message ?? null,
-		httpCode: failure.statusCode,
+		httpCode: statusCode,
 		request: `${failure.method} ${failure.path}`,
 	};
-	// The API's message goes into the message too: under Continue On Fail, n8n keeps only the
-	// message in the error item's JSON and drops the description.
-	const error = new NodeApiError(node, response, {
-		message: `${headline} (HTTP ${failure.statusCode})${message === undefined ? '' : `: ${message}`}`,
-		description: `${quoted}${shape} ${failure.method} ${failure.path} answered HTTP ${failure.statusCode}. ${hint}`,
-		httpCode: String(failure.statusCode),
+	return new NodeApiError(node, response, {
+		message: `${headline} (HTTP ${statusCode})${message === undefined ? '' : `: ${message}`}`,
+		description: parts.join(' '),
+		httpCode: String(statusCode),
 		itemIndex,
 	});
-	return error;
 }
 
 /** True when the API reports success; `success: false` is a failure even under HTTP 200. */

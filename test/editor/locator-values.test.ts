@@ -244,7 +244,8 @@ describe('multi-selects: what the editor stores (a list) and older shapes (a com
 				attendantIds: `={{ ["${DEMO.users.carla.id}"] }}`,
 			}),
 		});
-		expect(onlyRequest(ctx.sandbox).query).toMatchObject({
+		// The first page's query (a short page is confirmed by a second one: issue 12).
+		expect(ctx.sandbox.requests[0].query).toMatchObject({
 			integrationIds: `${WHATSAPP},${OFFICIAL}`,
 			attendantIds: DEMO.users.carla.id,
 		});
@@ -255,14 +256,14 @@ describe('multi-selects: what the editor stores (a list) and older shapes (a com
 			resource: 'automation',
 			operation: 'update',
 			automationTriggerId: DEMO.triggers.anyMessage.id,
-			name: 'Greet',
-			description: 'Greets every message',
-			triggerType: 'RECEIVE_ANY_MESSAGE',
 		};
-		await runNode(ctx.sandbox, { parameters: { ...base, integrations: [OFFICIAL, WHATSAPP] } });
+		const fields = { name: 'Greet', description: 'Greets every message', triggerType: 'RECEIVE_ANY_MESSAGE' };
+		await runNode(ctx.sandbox, { parameters: { ...base, updateFields: { ...fields, integrations: [OFFICIAL, WHATSAPP] } } });
 		expect((onlyRequest(ctx.sandbox).body as { integrations: string[] }).integrations).toEqual([OFFICIAL, WHATSAPP]);
 		ctx.sandbox.reset();
-		const error = await runNodeError(ctx.sandbox, { parameters: { ...base, integrations: [WHATSAPP, 'Support WhatsApp'] } });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { ...base, updateFields: { ...fields, integrations: [WHATSAPP, 'Support WhatsApp'] } },
+		});
 		expect(error.message).toMatch(/^Invalid Integration Names or IDs \(integrations\) in item 0: entry 2 must be an ID/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});

@@ -41,7 +41,7 @@ const LOCATORS: Array<[string, string, boolean, 'body' | 'query']> = [
 
 /** [resource.operation.path, load-options method] */
 const DYNAMIC_MULTI_OPTIONS: Array<[string, string]> = [
-	['automation.update.integrations', 'getIntegrations'],
+	['automation.update.updateFields.integrations', 'getIntegrations'],
 	['chat.getAll.filters.attendantIds', 'getUsers'],
 	['chat.getAll.filters.integrationIds', 'getIntegrations'],
 ];
@@ -116,8 +116,8 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		const expected: Array<[string, RegExp]> = [
 			['automation.delete.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.automationTriggerId', /cannot list automation triggers/],
-			['automation.update.tagId', /cannot list tags.*Tag → Create/],
-			['automation.update.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
+			['automation.update.updateFields.tagId', /cannot list tags.*Tag → Create/],
+			['automation.update.updateFields.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
 			['tag.getContacts.tagId', /cannot list tags/],
 			['tag.removeFromContact.tagIds', /At most 50 tag IDs\. The API cannot list tags/],
 			['chat.getAll.filters.tagIds', /cannot list tags/],

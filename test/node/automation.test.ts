@@ -1,12 +1,11 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { DEMO } from '../sandbox';
-import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
+import { onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
 const ctx = useSandbox();
 
-const fullTrigger = {
-	resource: 'automation',
-	operation: 'update',
-	automationTriggerId: DEMO.triggers.anyMessage.id,
+const updateFields = {
 	name: 'Greet everybody',
 	description: 'Says hello to every message',
 	triggerType: 'RECEIVE_ANY_MESSAGE',
@@ -18,9 +17,21 @@ const fullTrigger = {
 	transferType: 'AUTOMATION_AND_API',
 	moveToQueue: true,
 };
+const fullTrigger = {
+	resource: 'automation',
+	operation: 'update',
+	automationTriggerId: DEMO.triggers.anyMessage.id,
+	updateFields,
+};
+const update = (automationTriggerId: string, fields: INodeParameters): INodeParameters => ({
+	resource: 'automation',
+	operation: 'update',
+	automationTriggerId,
+	updateFields: fields,
+});
 
 describe('automation update (POST /automation/edit)', () => {
-	test('sends the whole trigger and returns data.trigger', async () => {
+	test('every field added under Update Fields is sent; returns data.trigger', async () => {
 		const out = await runNode(ctx.sandbox, { parameters: fullTrigger });
 		const request = onlyRequest(ctx.sandbox);
 		expect(request.method).toBe('POST');
@@ -51,38 +62,56 @@ describe('automation update (POST /automation/edit)', () => {
 		expect(ctx.sandbox.state.triggers.get(DEMO.triggers.anyMessage.id)?.moveToQueue).toBe(true);
 	});
 
-	test('defaults are sent too: chatType ALL, transferType ALL, delay 0, both switches false', async () => {
-		await runNode(ctx.sandbox, {
-			parameters: {
-				resource: 'automation',
-				operation: 'update',
-				automationTriggerId: DEMO.triggers.firstMessage.id,
-				name: 'Welcome',
-				description: 'First contact',
-				triggerType: 'RECEIVE_FIRST_MESSAGE',
-			},
+	// Defect 1 of issue 12: a rename used to send triggerType RECEIVE_ANY_MESSAGE, chatType ALL, ...
+	test('a rename sends only the ID and the name: a Specific Message trigger keeps its type and text', async () => {
+		const id = DEMO.triggers.specificMessage.id;
+		const before = { ...ctx.sandbox.state.triggers.get(id) };
+		await runNode(ctx.sandbox, { parameters: update(id, { name: 'Pricing (renamed)' }) });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: id, name: 'Pricing (renamed)' });
+		expect(ctx.sandbox.state.triggers.get(id)).toEqual({
+			...before,
+			name: 'Pricing (renamed)',
+			updatedAt: expect.any(String),
 		});
-		expect(onlyRequest(ctx.sandbox).body).toEqual({
-			automationTriggerId: DEMO.triggers.firstMessage.id,
-			name: 'Welcome',
-			description: 'First contact',
-			triggerType: 'RECEIVE_FIRST_MESSAGE',
-			chatType: 'ALL',
-			inAttendance: false,
-			delayMinutes: 0,
-			transferType: 'ALL',
-			moveToQueue: false,
+		expect(ctx.sandbox.state.triggers.get(id)).toMatchObject({
+			triggerType: 'RECEIVE_SPECIFIC_MESSAGE',
+			specificMessage: 'pricing',
 		});
 	});
 
-	test('RECEIVE_SPECIFIC_MESSAGE sends specificMessage (and no tagId)', async () => {
+	test('only the ID: nothing else is sent (no defaults for untouched fields)', async () => {
+		await runNode(ctx.sandbox, { parameters: update(DEMO.triggers.firstMessage.id, {}) });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: DEMO.triggers.firstMessage.id });
+	});
+
+	test('Integrations and Automation Bot ID added but empty are sent as [] and null: they clear', async () => {
+		const id = DEMO.triggers.anyMessage.id;
+		await runNode(ctx.sandbox, { parameters: update(id, { integrations: [], automationBotId: '' }) });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: id, integrations: [], automationBotId: null });
+		expect(ctx.sandbox.state.triggers.get(id)).toMatchObject({ integrations: [], automationBotId: null });
+	});
+
+	test('Trigger Type may come from an expression; its conditional field is then required', async () => {
+		const id = DEMO.triggers.firstMessage.id;
 		await runNode(ctx.sandbox, {
-			parameters: {
-				...fullTrigger,
-				triggerType: 'RECEIVE_SPECIFIC_MESSAGE',
-				specificMessage: 'pricing',
-				tagId: DEMO.tags.vip.id,
-			},
+			parameters: update(id, { triggerType: '={{ "ADD_TAG_TO_CONTACT" }}', tagId: DEMO.tags.vip.id }),
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			automationTriggerId: id,
+			triggerType: 'ADD_TAG_TO_CONTACT',
+			tagId: DEMO.tags.vip.id,
+		});
+		ctx.sandbox.clearRequests();
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: update(id, { triggerType: '={{ "RECEIVE_SPECIFIC_MESSAGE" }}' }),
+		});
+		expect(error.message).toMatch(/Specific Message \(specificMessage\) in item 0: required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('RECEIVE_SPECIFIC_MESSAGE sends specificMessage', async () => {
+		await runNode(ctx.sandbox, {
+			parameters: { ...fullTrigger, updateFields: { ...updateFields, triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: 'pricing' } },
 		});
 		const body = onlyRequest(ctx.sandbox).body as Record<string, unknown>;
 		expect(body.specificMessage).toBe('pricing');
@@ -91,10 +120,10 @@ describe('automation update (POST /automation/edit)', () => {
 	});
 
 	test.each(['ADD_TAG_TO_CONTACT', 'REMOVE_TAG_FROM_CONTACT'])(
-		'%s sends tagId (and no specificMessage)',
+		'%s sends tagId',
 		async (triggerType) => {
 			await runNode(ctx.sandbox, {
-				parameters: { ...fullTrigger, triggerType, tagId: DEMO.tags.vip.id, specificMessage: 'ignored' },
+				parameters: { ...fullTrigger, updateFields: { ...updateFields, triggerType, tagId: DEMO.tags.vip.id } },
 			});
 			const body = onlyRequest(ctx.sandbox).body as Record<string, unknown>;
 			expect(body.tagId).toBe(DEMO.tags.vip.id);

@@ -27,9 +27,8 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400): integrationId: integration c06bcd5a83f4cf3dda1721ed8 is not an official-channel integration; only official channels have provider templates');
 		expect(error.httpCode).toBe('400');
-		expect(error.description).toContain(
-			`API message: "integrationId: integration ${DEMO.integrations.whatsapp.id} is not an official-channel integration; only official channels have provider templates".`,
-		);
+		// The API's message appears once: in the message, not again in the description (issue 12).
+		expect(error.description).not.toContain('is not an official-channel integration');
 		expect(error.description).toContain('GET /provider-template/list answered HTTP 400');
 		expect((error.context as { itemIndex: number }).itemIndex).toBe(0);
 		expect(ctx.sandbox.requests).toHaveLength(1);
@@ -44,7 +43,6 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The API token was rejected (HTTP 401): invalid API token');
 		expect(error.httpCode).toBe('401');
-		expect(error.description).toContain('API message: "invalid API token"');
 		expect(error.description).toContain('paste the company API token again');
 		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${wrong}`);
 		expect(dump(error)).not.toContain(wrong);
@@ -58,16 +56,14 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		});
 		expect(error.message).toBe('The API could not find what the request names (HTTP 404): automationTriggerId: automation trigger c000000000000000000000000 not found');
 		expect(error.httpCode).toBe('404');
-		expect(error.description).toContain(
-			`API message: "automationTriggerId: automation trigger ${missing} not found"`,
-		);
+		expect(error.description).toContain('No automation trigger has this ID');
+		expect(error.description).not.toContain('/v2');
 	});
 
 	test('409: a tag with that name exists', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
 		expect(error.message).toBe('The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists');
 		expect(error.httpCode).toBe('409');
-		expect(error.description).toContain('API message: "name: a tag named "VIP" already exists"');
 		expect(error.description).toContain('A tag with this name already exists');
 	});
 
@@ -77,7 +73,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem');
 		expect(error.httpCode).toBe('200');
-		expect(error.description).toContain(`API message: "${DEFAULT_ERROR_MESSAGE}"`);
+		expect(error.description).toContain('Portuguese for "error sending message"');
 	});
 
 	test('5xx: the API failed (a POST is not retried: see test/reliability/faults.test.ts)', async () => {
@@ -165,3 +161,36 @@ describe('the API token never appears in output or errors', () => {
 		expect(JSON.stringify(error)).not.toContain(TOKEN);
 	});
 });
+
+// Issue 12, defect 6.
+describe('the API\'s default error text, hints that apply, the API message once', () => {
+	test('"Erro ao enviar mensagem" is explained in English, with a hint for the operation', async () => {
+		ctx.sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 400 });
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'removeFromContact', phoneNumber: DEMO.contacts.alice.phoneNumber, tagNames: ['VIP'] },
+		});
+		expect(error.message).toBe(`The API rejected the request as invalid (HTTP 400): ${DEFAULT_ERROR_MESSAGE}`);
+		expect(error.description).toContain('Portuguese for "error sending message": the API\'s generic error, it did not say what was wrong');
+		expect(error.description).toContain('Check the Phone Number or LID, and that every Tag ID and exact Tag Name exists.');
+	});
+
+	test('a 404 on a mistyped tag name says what applies: no Base URL, no other companies', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tagName: 'vip', limit: 5 },
+		});
+		expect(error.message).toMatch(/^The API could not find what the request names \(HTTP 404\): tagName: no tag named "vip"$/);
+		expect(error.description).toContain('names are case-sensitive');
+		expect(error.description).not.toMatch(/\/v2|compan/);
+	});
+
+	test('the API message appears once: in the message, not in the description or the error details', async () => {
+		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
+		const text = 'a tag named "VIP" already exists';
+		const occurrences = (value: unknown): number => JSON.stringify(value ?? '').split(text.replace(/"/g, '\\"')).length - 1;
+		expect(error.message).toContain(text);
+		expect(occurrences(error.description)).toBe(0);
+		expect(occurrences((error as unknown as { errorResponse?: unknown }).errorResponse)).toBe(0);
+		expect(occurrences((error as unknown as { context?: unknown }).context)).toBe(0);
+	});
+});
+

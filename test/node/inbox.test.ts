@@ -1,5 +1,8 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { DEMO } from '../sandbox';
-import { jsonOf, onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
+import { jsonOf, onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
 const ctx = useSandbox();
 
@@ -100,7 +103,65 @@ describe('customField get (GET /inbox/get-custom-fields-from-chat)', () => {
 });
 
 describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)', () => {
-	test('template-field inputs with JSON values, then raw extra-field inputs; returns { customFields }', async () => {
+	const PLAN = DEMO.customFields.profile.fields.plan;
+	const upsertValues = (values: Array<Record<string, unknown>>): INodeParameters => ({
+		resource: 'customField',
+		operation: 'upsert',
+		phoneNumber: DEMO.contacts.alice.phoneNumber,
+		inputs: { templateField: values.map((v) => ({ templateFieldId: PLAN, ...v })) } as INodeParameters,
+	});
+	const sentValues = (): unknown[] =>
+		(onlyRequest(ctx.sandbox).body as { inputs: Array<{ valueJson: unknown }> }).inputs.map((i) => i.valueJson);
+
+	// Defect 2 of issue 12: "São Paulo" was refused as invalid JSON, "0123456789" and "true" changed type.
+	test('a value mapped from an expression keeps its type: text stays text, numbers/objects/lists/booleans stay as they are', async () => {
+		await runNode(ctx.sandbox, {
+			parameters: upsertValues([
+				{ value: '={{ $json.city }}' },
+				{ value: '={{ $json.code }}' },
+				{ value: '={{ $json.flag }}' },
+				{ value: '={{ $json.points }}' },
+				{ value: '={{ $json.address }}' },
+				{ value: '={{ $json.tags }}' },
+				{ value: '={{ $json.vip }}' },
+				{ value: 'typed text' },
+				{ value: '' },
+			]),
+			items: [{ city: 'São Paulo', code: '0123456789', flag: 'true', points: 42, address: { zip: '01000' }, tags: ['a', 'b'], vip: true }],
+		});
+		expect(sentValues()).toEqual(['São Paulo', '0123456789', 'true', 42, { zip: '01000' }, ['a', 'b'], true, 'typed text', '']);
+	});
+
+	test('Value Type Number, Boolean and JSON convert typed text', async () => {
+		await runNode(ctx.sandbox, {
+			parameters: upsertValues([
+				{ valueType: 'number', value: '3.5' },
+				{ valueType: 'boolean', value: 'false' },
+				{ valueType: 'json', value: '{"tier": 2}' },
+				{ valueType: 'text', value: '42' },
+			]),
+		});
+		expect(sentValues()).toEqual([3.5, false, { tier: 2 }, '42']);
+	});
+
+	test('its Phone Number is checked before sending (8-30 characters)', async () => {
+		const error = await runNodeError(ctx.sandbox, { parameters: { ...upsertValues([{ value: 'x' }]), phoneNumber: '12345' } });
+		expect(error.message).toBe('Invalid Phone Number (phoneNumber) in item 0: must be 8-30 characters, got 5');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('the extra-field example of the node\'s help is accepted by the sandbox', async () => {
+		const description = JSON.stringify(new ConversationInbox().description.properties);
+		const example = /assumes (\[\{.*?\}\])/.exec(description.replace(/\\"/g, '"'))?.[1];
+		expect(example).toBeDefined();
+		const out = await runNode(ctx.sandbox, {
+			parameters: { ...upsertValues([]), inputs: {}, additionalFields: { extraFieldInputs: example as string } },
+		});
+		expect(onlyRequest(ctx.sandbox).status).toBe(200);
+		expect(out[0].json.customFields).toEqual([expect.objectContaining({ key: 'plan', value: 'gold' })]);
+	});
+
+	test('template-field inputs (Text by default, JSON when chosen), then raw extra-field inputs; returns { customFields }', async () => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: {
 				resource: 'customField',
@@ -108,8 +169,8 @@ describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)'
 				phoneNumber: DEMO.contacts.alice.phoneNumber,
 				inputs: {
 					templateField: [
-						{ templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '"gold"' },
-						{ templateFieldId: DEMO.customFields.profile.fields.score, valueJson: '{"points": 42}' },
+						{ templateFieldId: DEMO.customFields.profile.fields.plan, value: 'gold' },
+						{ templateFieldId: DEMO.customFields.profile.fields.score, valueType: 'json', value: '{"points": 42}' },
 					],
 				},
 				additionalFields: {
@@ -187,7 +248,7 @@ describe('chat getAll (GET /inbox/find-all-chats): offset pages, no total', () =
 		expect(out).toHaveLength(1500);
 	});
 
-	test('Limit 5 with filters: 1 request, id lists sent comma-separated', async () => {
+	test('Limit 5 with filters: id lists sent comma-separated; a short page is confirmed by an empty one', async () => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: {
 				resource: 'chat',
@@ -202,7 +263,10 @@ describe('chat getAll (GET /inbox/find-all-chats): offset pages, no total', () =
 				},
 			},
 		});
-		expect(onlyRequest(ctx.sandbox).query).toEqual({
+		// A page shorter than asked may be the API's own page size (issue 12): the walk goes on from
+		// what it received and stops on the empty page.
+		expect(ctx.sandbox.requests.map((r) => `${r.query.offset}/${r.query.limit}`)).toEqual(['0/5', `${out.length}/${5 - out.length}`]);
+		expect(ctx.sandbox.requests[0].query).toEqual({
 			category: 'pinned',
 			offset: '0',
 			limit: '5',

@@ -88,13 +88,13 @@ describe('tag removeFromContact (POST /tag/remove-from-contact)', () => {
 		expect(data.automations).toMatchObject({ requested: true });
 	});
 
-	test('a comma-separated text becomes an array; a LID is accepted; tags the contact lacks are listed', async () => {
+	test('a list from an expression gives several names; a LID is accepted; tags the contact lacks are listed', async () => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: {
 				resource: 'tag',
 				operation: 'removeFromContact',
 				phoneNumber: DEMO.contacts.lid.lid,
-				tagNames: 'VIP, Customer',
+				tagNames: '={{ ["VIP", "Customer"] }}',
 			},
 		});
 		expect(onlyRequest(ctx.sandbox).body).toEqual({

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
-import { VALID } from '../reliability/operations';
+import { updateTrigger, VALID } from '../reliability/operations';
 
 const ctx = useSandbox();
 
@@ -12,7 +12,6 @@ const long = (n: number): string => 'x'.repeat(n);
 
 // The valid parameters the reliability suites use too; each test changes one field.
 const removeTags = (extra: INodeParameters): INodeParameters => ({ ...VALID.tagRemove, ...extra });
-const updateTrigger = (extra: INodeParameters): INodeParameters => ({ ...VALID.automationUpdate, ...extra });
 const createWebhook = (extra: INodeParameters): INodeParameters => ({
 	resource: 'webhook',
 	operation: 'create',
@@ -142,8 +141,8 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		/^Invalid Integration Names or IDs \(integrations\) in item 0: entry 1 must be an ID/,
 	],
 	[
-		'delay minutes >= 0',
-		updateTrigger({ delayMinutes: -1 }),
+		'delay minutes >= 0 (webhook; the spec gives the trigger\'s delay no bound)',
+		createWebhook({ additionalFields: { delayMinutes: -1 } }),
 		'Invalid Delay Minutes (delayMinutes) in item 0: must be a whole number of 0 or more, got -1',
 	],
 	[
@@ -237,8 +236,8 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		/^Invalid URL \(url\) in item 0: must be an absolute http\(s\) URL/,
 	],
 	[
-		'webhook header names',
-		createWebhook({ additionalFields: { headers: { header: [{ key: 'Bad Header', value: 'x' }] } } }),
+		'webhook header names are given',
+		createWebhook({ additionalFields: { headers: { header: [{ key: '', value: 'x' }] } } }),
 		/^Invalid Headers \(headers\) in item 0: entry 1 needs a header name/,
 	],
 	[
@@ -252,14 +251,14 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		/^Invalid URL \(url\) in item 0: must have the form \{origin\}\/api\/v1\/bots\/\{botId\}/,
 	],
 	[
-		'custom field value is JSON',
+		'custom field value with Value Type JSON is JSON; the error names the input as the user sees it',
 		{
 			resource: 'customField',
 			operation: 'upsert',
 			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			inputs: { templateField: [{ templateFieldId: 'f1', valueJson: 'gold' }] },
+			inputs: { templateField: [{ templateFieldId: 'f1', valueType: 'json', value: 'gold' }] },
 		},
-		/^Invalid Value \(JSON\) of entry 1 \(inputs\[0\]\.valueJson\) in item 0: must be valid JSON/,
+		/^Invalid Value of input 1 \(value\) in item 0: must be valid JSON/,
 	],
 	[
 		'extra field inputs are a JSON list of objects',

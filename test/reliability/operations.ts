@@ -19,9 +19,7 @@ export const VALID = {
 		resource: 'automation',
 		operation: 'update',
 		automationTriggerId: DEMO.triggers.anyMessage.id,
-		name: 'Name',
-		description: 'Description',
-		triggerType: 'RECEIVE_ANY_MESSAGE',
+		updateFields: { name: 'Name', description: 'Description', triggerType: 'RECEIVE_ANY_MESSAGE' },
 	},
 	automationDelete: { resource: 'automation', operation: 'delete', automationTriggerId: DEMO.triggers.webhook.id },
 	stopInChat: { resource: 'automation', operation: 'stopInChat', chatInternalId: DEMO.chats.botFlow.id },
@@ -50,9 +48,14 @@ export const VALID = {
 		resource: 'customField',
 		operation: 'upsert',
 		phoneNumber: ALICE,
-		inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '"gold"' }] },
+		inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, value: 'gold' }] },
 	},
 	chatList: { resource: 'chat', operation: 'getAll', limit: 10 },
 	messageList: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, limit: 10 },
 	userList: { resource: 'user', operation: 'getAll', limit: 10 },
 } satisfies Record<string, INodeParameters>;
+
+/** Automation → Update with `fields` laid over the valid Update Fields. */
+export function updateTrigger(fields: INodeParameters): INodeParameters {
+	return { ...VALID.automationUpdate, updateFields: { ...VALID.automationUpdate.updateFields, ...fields } };
+}

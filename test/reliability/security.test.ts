@@ -96,7 +96,7 @@ describe('the API token never appears in output items, error messages, descripti
 			}
 			if (faultCase.echoes) {
 				// The API's own text reached the error (so the test searched it), minus the token.
-				expect(String(errors[0].description)).toContain('API message: "the request carried Bearer [redacted]"');
+				expect(String(errors[0].message)).toContain('the request carried Bearer [redacted]');
 			}
 		}
 		if (faultCase.echoes) {
@@ -128,7 +128,7 @@ describe('the API token never appears in output items, error messages, descripti
 		);
 		for (const error of [activation, search]) {
 			expect(error).toBeInstanceOf(Error);
-			expect(String((error as IDataObject).description)).toContain('Bearer [redacted]');
+			expect(String((error as Error).message)).toContain('Bearer [redacted]');
 			expect(dumpEverything(error)).not.toContain(TOKEN);
 		}
 		expect(sandbox.requests.length).toBeGreaterThanOrEqual(2);
@@ -206,10 +206,12 @@ describe('pagination cannot be steered to another host by a response', () => {
 		const out = await run(sandbox, {
 			parameters: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, limit: 3 },
 		});
-		// Two of three asked for: the page was short, so the walk ends; no other host is asked.
-		expect(out.map((item) => item.json.id)).toEqual(['m1', 'm2']);
+		// Two of three asked for: a short page may be the API's own page size (issue 12), so the walk
+		// goes on from what it received, on the API host only, with the offset it computes itself.
+		expect(out.map((item) => item.json.id).slice(0, 2)).toEqual(['m1', 'm2']);
 		expect(sandbox.requests.map((request) => `${request.path}?offset=${request.query.offset}&limit=${request.query.limit}`)).toEqual([
 			'/v2/inbox/find-messages-from-inbox?offset=0&limit=3',
+			'/v2/inbox/find-messages-from-inbox?offset=2&limit=1',
 		]);
 		expect(decoy.hits).toEqual([]);
 	});

@@ -9,6 +9,9 @@ import { botView, chatRefView, triggerView } from './views';
 const TAG_TRIGGERS = new Set(['ADD_TAG_TO_CONTACT', 'REMOVE_TAG_FROM_CONTACT']);
 const BOT_PATH = /^\/api\/v1\/bots\/[^/]+\/?$/;
 
+/** Variant editFullReplace: the fields an edit must carry (tagId / specificMessage as the type needs). */
+const FULL_TRIGGER_FIELDS = ['name', 'description', 'triggerType', 'automationBotId', 'integrations', 'chatType', 'inAttendance', 'delayMinutes', 'transferType', 'moveToQueue'];
+
 function requireTrigger({ state }: ApiContext, id: string): AutomationTrigger {
 	const trigger = state.triggers.get(id);
 	if (!trigger) throw notFound(`automationTriggerId: automation trigger ${id} not found`);
@@ -17,13 +20,18 @@ function requireTrigger({ state }: ApiContext, id: string): AutomationTrigger {
 
 /**
  * Only automationTriggerId is required; every other field of the trigger table is checked when given
- * and replaces the stored value. Changing triggerType clears specificMessage / tagId when the new type
+ * and replaces the stored value (`automationBotId: null` and `integrations: []` clear). Changing triggerType clears specificMessage / tagId when the new type
  * does not use them. The trigger runs a bot flow when automationBotId is set, otherwise it is a system
  * automation.
  */
 function editTrigger(ctx: ApiContext) {
 	const { state, body } = ctx;
 	const id = body.id('automationTriggerId', { required: true });
+	if (ctx.variants.editFullReplace) {
+		// Variant: the edit replaces the whole trigger, so every field must be given.
+		const missing = FULL_TRIGGER_FIELDS.filter((name) => !body.hasKey(name));
+		if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required (the edit replaces the whole trigger)`);
+	}
 	const patch: Partial<AutomationTrigger> = {
 		name: body.string('name', { min: 1, max: 255 }),
 		description: body.string('description', { min: 1, max: 255 }),
@@ -32,9 +40,10 @@ function editTrigger(ctx: ApiContext) {
 		integrations: body.idArray('integrations'),
 		chatType: body.enumOf('chatType', CHAT_TYPES),
 		tagId: body.id('tagId'),
-		specificMessage: body.string('specificMessage', { min: 1, max: 4096 }),
+		specificMessage: body.string('specificMessage', { min: 1 }),
 		inAttendance: body.boolean('inAttendance'),
-		delayMinutes: body.integer('delayMinutes', { min: 0 }),
+		// The spec gives the trigger's delay no bound (only the webhook's, >= 0).
+		delayMinutes: body.integer('delayMinutes'),
 		transferType: body.enumOf('transferType', TRANSFER_TYPES),
 		moveToQueue: body.boolean('moveToQueue'),
 	};
@@ -53,6 +62,8 @@ function editTrigger(ctx: ApiContext) {
 	if (patch.tagId) requireTag(state, patch.tagId);
 
 	Object.assign(trigger, Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)));
+	// `automationBotId: null` clears the bot flow (the trigger then runs a system automation).
+	if (body.hasKey('automationBotId') && body.src.automationBotId === null) trigger.automationBotId = null;
 	if (trigger.triggerType !== 'RECEIVE_SPECIFIC_MESSAGE') trigger.specificMessage = null;
 	if (!TAG_TRIGGERS.has(trigger.triggerType)) trigger.tagId = null;
 	trigger.updatedAt = state.nowIso();
@@ -83,7 +94,6 @@ function stopInChat({ state, body }: ApiContext) {
 	let digits: string | undefined;
 	if (phoneNumber !== undefined) {
 		digits = isLid(phoneNumber) ? (state.findContact(phoneNumber)?.phoneNumber ?? '') : digitsOf(phoneNumber);
-		if (!isLid(phoneNumber) && digits.length < 8) throw badRequest('phoneNumber must contain at least 8 digits');
 	}
 	if (integrationId) requireIntegration(state, integrationId);
 

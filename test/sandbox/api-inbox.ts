@@ -29,11 +29,17 @@ type ParsedInput =
  * valueJson may be any JSON, null included, but must be present. All inputs are checked before any is
  * applied. The answer lists the fields written, in the read shape.
  */
-function upsertCustomFields({ state, body }: ApiContext) {
+function upsertCustomFields({ state, body, variants }: ApiContext) {
 	const phoneNumber = body.phone('phoneNumber', { required: true });
 	const items = body.array('inputs', { required: true, min: 1, max: 200 });
 	const inputs = items.map((raw, i): ParsedInput => {
 		const item = body.nested(raw, `inputs[${i}]`);
+		if (variants.extraFieldShape === 'fieldKey' && !item.present('sourceType')) {
+			// Variant: extra fields are {fieldKey, value}.
+			const key = item.string('fieldKey', { required: true, min: 1, max: 255 });
+			if (!item.hasKey('value')) throw badRequest(`${item.fieldName('value')} is required`);
+			return { kind: 'extra', sourceType: 'EXTRA_FIELD', key, label: key, value: item.src.value };
+		}
 		const sourceType = item.string('sourceType', { required: true, min: 1, max: 64 });
 		if (!item.hasKey('valueJson')) throw badRequest(`${item.fieldName('valueJson')} is required (any JSON value, null included)`);
 		const value = item.src.valueJson;
@@ -43,6 +49,7 @@ function upsertCustomFields({ state, body }: ApiContext) {
 			if (!field) throw notFound(`${item.fieldName('templateFieldId')}: template field ${templateFieldId} not found`);
 			return { kind: 'template', templateFieldId, value, label: field.label };
 		}
+		if (variants.extraFieldShape === 'fieldKey') throw badRequest(`${item.fieldName('sourceType')}: extra fields are {fieldKey, value} here`);
 		const key = item.string('key', { required: true, min: 1, max: 255 });
 		const label = item.string('label', { min: 1, max: 255 }) ?? key;
 		return { kind: 'extra', sourceType, key, label, value };
@@ -71,7 +78,7 @@ function upsertCustomFields({ state, body }: ApiContext) {
  * Chats of one category, most recent message first. Filters are comma-separated id lists; a chat
  * passes a list when its value is one of them (tagIds: when its contact has any of the tags).
  */
-function findAllChats({ state, query }: ApiContext) {
+function findAllChats({ state, query, variants }: ApiContext) {
 	const category = query.enumOf('category', CHAT_CATEGORIES, { default: 'attendance' });
 	const offset = query.integer('offset', { min: 0, default: 0 });
 	const limit = query.integer('limit', { min: 1, max: 1000, default: DEFAULT_CHATS_LIMIT });
@@ -100,6 +107,11 @@ function findAllChats({ state, query }: ApiContext) {
 		});
 	}
 
+	if (variants.endlessChats) {
+		// Variant: a list that never ends (a chat invented for every position asked).
+		const invented = Array.from({ length: limit }, (_, i) => ({ id: `endless-${offset + i}`, category }));
+		return { success: true, response: { chats: invented } };
+	}
 	const all = state.chatsIn(category);
 	let page: Chat[];
 	if (tests.length === 0) {

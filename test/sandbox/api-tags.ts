@@ -62,7 +62,23 @@ function removeFromContact({ state, body }: ApiContext) {
 	};
 }
 
-function listContacts({ state, query }: ApiContext) {
+/** Variant sharedPhones: one entry per chat of a number, and two LID-only contacts without one. */
+function sharedPhoneViews(state: ApiContext['state'], tag: Tag) {
+	const members = state.tagMembers(tag.id);
+	const views: Array<ReturnType<typeof tagContactView>> = [];
+	members.forEach((member, i) => {
+		const view = tagContactView(state, member);
+		const chats = state.chatsOfPhone(member.phoneNumber);
+		if (chats.length > 1) chats.forEach((chat) => views.push({ ...view, chatId: chat.chatId + (chat.integrationId ? `#${chat.integrationId}` : '') }));
+		else views.push(view);
+		if (i === 0) {
+			for (const n of [1, 2]) views.push({ ...view, chatId: `9000000000000${n}@lid`, phoneNumber: '', name: `LID-only contact ${n}`, params: {} });
+		}
+	});
+	return views;
+}
+
+function listContacts({ state, query, variants }: ApiContext) {
 	const tagId = query.id('tagId');
 	const tagName = query.string('tagName', { min: 1, max: 255 });
 	const offset = query.integer('offset', { min: 0, default: 0 });
@@ -77,6 +93,10 @@ function listContacts({ state, query }: ApiContext) {
 		tag = byName;
 	} else {
 		throw badRequest('tagId or tagName is required');
+	}
+	if (variants.sharedPhones) {
+		const views = sharedPhoneViews(state, tag);
+		return { success: true, data: { tag: tagView(tag), total: views.length, contacts: views.slice(offset, offset + limit) } };
 	}
 	const members = state.tagMembers(tag.id);
 	return {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest } from './errors';
 import { parseFault, type ActiveFault } from './faults';
+import type { Variants } from './variants';
 import { parseJson, readBody, sendJson } from './http';
 import { parseSeedOptions, type SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
@@ -18,6 +19,8 @@ export const CONTROL_ENDPOINTS = [
 	'DELETE /_sandbox/requests',
 	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?}',
 	'GET    /_sandbox/faults',
+	'POST   /_sandbox/variants                     answer as an API that differs from the node\'s assumptions (test/sandbox/variants.ts); {} = none',
+	'GET    /_sandbox/variants',
 	'DELETE /_sandbox/faults',
 	'POST   /_sandbox/latency                      {ms}',
 	'GET    /_sandbox/state',
@@ -46,6 +49,8 @@ export interface ControlTarget {
 	listFaults(): ActiveFault[];
 	setLatency(ms: number): void;
 	readonly latencyMs: number;
+	setVariants(variants: Variants): void;
+	readonly variants: Variants;
 }
 
 const objectBody = (body: unknown): Record<string, unknown> => {
@@ -76,6 +81,11 @@ async function dispatch(target: ControlTarget, route: string, body: unknown): Pr
 			list.forEach((f) => target.addFault(objectBody(f)));
 			return { faults: faultsView(target.listFaults()) };
 		}
+		case 'POST /variants':
+			target.setVariants(body as Variants);
+			return { variants: target.variants };
+		case 'GET /variants':
+			return { variants: target.variants };
 		case 'GET /faults':
 			return { faults: faultsView(target.listFaults()) };
 		case 'DELETE /faults':

@@ -12,6 +12,7 @@ export type {
 	SeedOptions,
 	SimulatedMessage,
 	Simulator,
+	Variants,
 } from './server';
 export { DEMO, SEED_DEFAULTS, seedState } from './seed';
 export { CONTROL_ENDPOINTS } from './control';

@@ -1,6 +1,7 @@
 import type { SandboxState } from './state';
 import type { Integration } from './types';
 import type { Fields } from './validation';
+import type { Variants } from './variants';
 
 /** Side effects of API calls that reach beyond the state: timers and webhook events. */
 export interface Effects {
@@ -16,6 +17,8 @@ export interface ApiContext {
 	body: Fields;
 	query: Fields;
 	effects: Effects;
+	/** how this sandbox differs from the node's assumptions (variants.ts); {} = not at all */
+	variants: Variants;
 }
 
 /** Returns the whole JSON answer (HTTP 200); throws ApiError for anything else. */

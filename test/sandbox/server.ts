@@ -17,6 +17,7 @@ import { createSimulator, emitConnectionStatus, type Simulator } from './simulat
 import type { SandboxState } from './state';
 import { Timers } from './timers';
 import { Fields, isPlainObject, queryFields, type Source } from './validation';
+import { parseVariants, readRequest, type Variants } from './variants';
 import { WebhookDispatcher, type Delivery } from './webhooks';
 
 export type { SeedOptions } from './seed';
@@ -24,6 +25,7 @@ export type { Fault, FaultKind } from './faults';
 export type { Delivery } from './webhooks';
 export type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
 export type { SandboxState } from './state';
+export type { Variants } from './variants';
 
 export interface SandboxOptions {
 	/** 0 (default) = a random free port */
@@ -44,6 +46,8 @@ export interface SandboxOptions {
 	deliveryTimeoutMs?: number;
 	/** no request log on stdout; default true (the CLI turns logging on) */
 	quiet?: boolean;
+	/** answer as an API that differs from the node's assumptions (variants.ts); default none */
+	variants?: Variants;
 }
 
 export interface RecordedRequest {
@@ -83,6 +87,9 @@ export interface Sandbox {
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
+	/** Switches the variants (variants.ts) on; `{}` = the node's assumptions. Cleared by reset(). */
+	setVariants(variants: Variants): void;
+	readonly variants: Variants;
 	/** Back to the seeded state (sizes given here override the ones given at start); request log,
 	 *  deliveries, faults and pending timers cleared. Latency is kept. */
 	reset(seed?: SeedOptions): void;
@@ -97,7 +104,7 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
-type ResolvedOptions = Required<Omit<SandboxOptions, 'seed'>> & { seed: SeedOptions };
+type ResolvedOptions = Required<Omit<SandboxOptions, 'seed' | 'variants'>> & { seed: SeedOptions; variants: Variants };
 
 const API_ROUTES: Route[] = [...tagRoutes, ...automationRoutes, ...integrationRoutes, ...templateRoutes, ...inboxRoutes, ...userRoutes];
 const NON_JSON_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream sent an invalid response</p></body></html>';
@@ -134,6 +141,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	baseUrl = '';
 	port = 0;
 	latencyMs: number;
+	variants: Variants;
 	inFlight = 0;
 	maxInFlight = 0;
 	beforeHandle: Sandbox['beforeHandle'];
@@ -157,6 +165,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	) {
 		this.token = options.token;
 		this.latencyMs = options.latencyMs;
+		this.variants = options.variants;
 		this.current = seedState(options.seed);
 		this.dispatcher = new WebhookDispatcher({
 			state: () => this.current,
@@ -209,6 +218,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 		return this.faults.list();
 	}
 
+	setVariants(variants: Variants): void {
+		this.variants = parseVariants(variants);
+	}
+
 	setLatency(ms: number): void {
 		this.latencyMs = checkMs('latencyMs', ms);
 	}
@@ -221,6 +234,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.clearRequests();
 		this.clearDeliveries();
 		this.clearFaults();
+		this.variants = this.options.variants;
 		this.beforeHandle = undefined;
 	}
 
@@ -270,6 +284,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		});
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
 			record.status = status;
+			// Variant: an API whose every error says only its default text.
+			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
 			sendJson(res, status, body, headers);
 		};
 
@@ -303,7 +319,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 			body = parsed.value;
 		}
 		try {
-			const result = await route.handler({ state: this.current, body: new Fields(body), query: queryFields(params), effects: this.effects });
+			const read = readRequest(this.variants, path, params, body);
+			const result = await route.handler({ state: this.current, body: new Fields(read.body), query: queryFields(read.params), effects: this.effects, variants: this.variants });
 			send(200, result);
 		} catch (error) {
 			if (!(error instanceof ApiError)) throw error;
@@ -352,6 +369,7 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		asyncDeleteMs: checkMs('asyncDeleteMs', options.asyncDeleteMs ?? 2000),
 		deliveryTimeoutMs: checkMs('deliveryTimeoutMs', options.deliveryTimeoutMs ?? 5000),
 		quiet: options.quiet ?? true,
+		variants: parseVariants(options.variants),
 	};
 	if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) throw badRequest('port must be an integer between 0 and 65535');
 	if (resolved.token === '' || /\s/.test(resolved.token)) throw badRequest('token must be a non-empty string without spaces');

@@ -239,7 +239,8 @@ export class Fields {
 
 	/** `[{key, value}]` of strings usable as HTTP headers. */
 	headerList(name: string): Array<{ key: string; value: string }> | undefined {
-		const items = this.array(name, { max: 50 });
+		// No limit on the number: the spec states none.
+		const items = this.array(name);
 		if (!items) return undefined;
 		return items.map((item, i) => {
 			const h = this.nested(item, `${name}[${i}]`);

@@ -419,7 +419,7 @@ describe('activation errors', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		const apiError = error as NodeApiError;
 		expect(apiError.httpCode).toBe('404');
-		expect(apiError.description).toContain(`API message: "${apiMessage}"`);
+		expect(apiError.message).toContain(apiMessage);
 		expect(apiError.message).toContain('HTTP 404');
 		expect(JSON.stringify(apiError)).not.toContain(DEMO.token);
 		expect(sandbox.state.webhooks.size).toBe(countBefore);

@@ -6,8 +6,9 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ErrorHints } from '../../shared/errors';
 import { apiError, isSuccessBody, networkError } from '../../shared/errors';
 import type { Attempt, RetryGate } from '../../shared/retry';
 import {
@@ -25,8 +26,9 @@ import {
 	headerValue,
 } from '../../shared/transport';
 import type { Unwrap } from './output';
-import type { ListSpec, SendPage } from './pagination';
-import { collect, pageConcurrency } from './pagination';
+import { AssumptionFailed } from './output';
+import type { ListSpec, PagingNames, SendPage } from './pagination';
+import { collect, pageConcurrency, PAGING_NAME_OPTIONS } from './pagination';
 import { asNodeError, takeParkedFailure } from './failures';
 
 /**
@@ -106,12 +108,15 @@ interface ItemRequest {
 	cancel: AbortSignal | undefined;
 	/** one gate per item: all its pages, concurrent ones included, share the 429 backoff */
 	gate: RetryGate;
+	/** the operation's error hints */
+	hints: ErrorHints | undefined;
 }
 
 function itemRequest(
 	fn: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	itemIndex: number,
+	hints: ErrorHints | undefined,
 ): ItemRequest {
 	return {
 		fn,
@@ -123,6 +128,7 @@ function itemRequest(
 		baseQs: requestData.options.qs ?? {},
 		cancel: cancelSignalOf(fn),
 		gate: newRetryGate(),
+		hints,
 	};
 }
 
@@ -173,6 +179,7 @@ async function sendOne(
 					path,
 					contentType: response?.contentType,
 					redact: await tokenOf(fn),
+					hints: item.hints,
 				},
 				itemIndex,
 			);
@@ -223,7 +230,17 @@ function readConcurrency(fn: IExecuteSingleFunctions, list: ListSpec): number {
 	return pageConcurrency(value, setting) ?? setting.default;
 }
 
-export function executor(output: OperationOutput) {
+/** The paging parameter names set under Options (checked by the preSend rule; blank = assumed). */
+function readPagingNames(fn: IExecuteSingleFunctions): Partial<PagingNames> {
+	const names: Partial<PagingNames> = {};
+	for (const key of Object.keys(PAGING_NAME_OPTIONS) as Array<keyof PagingNames>) {
+		const value = fn.getNodeParameter(PAGING_NAME_OPTIONS[key].parameter, '') as unknown;
+		if (typeof value === 'string' && value.trim() !== '') names[key] = value.trim();
+	}
+	return names;
+}
+
+export function executor(output: OperationOutput, hints?: ErrorHints) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -232,7 +249,7 @@ export function executor(output: OperationOutput) {
 		try {
 			const parked = takeParkedFailure(requestData.options);
 			if (parked) throw parked;
-			const item = itemRequest(this, requestData, itemIndex);
+			const item = itemRequest(this, requestData, itemIndex, hints);
 			const send: SendPage = async (query, signal) => await sendOne(item, query, signal);
 			const results =
 				output.kind === 'single'
@@ -241,13 +258,22 @@ export function executor(output: OperationOutput) {
 							limit: readLimit(this),
 							concurrency: readConcurrency(this, output.list),
 							signal: item.cancel,
+							names: readPagingNames(this),
+							query: item.baseQs,
 						});
 			const out = new Array<INodeExecutionData>(results.length);
 			for (let i = 0; i < results.length; i++) {
 				out[i] = { json: results[i], pairedItem: { item: itemIndex } };
 			}
 			return out;
-		} catch (error) {
+		} catch (caught) {
+			const error =
+				caught instanceof AssumptionFailed
+					? new NodeOperationError(this.getNode(), caught.message, {
+							itemIndex,
+							description: caught.description,
+						})
+					: caught;
 			if (this.continueOnFail()) return [errorItem(this, error, itemIndex)];
 			throw asNodeError(this, error, itemIndex);
 		}

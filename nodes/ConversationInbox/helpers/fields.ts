@@ -119,6 +119,13 @@ function optionalCollection(
 export const additionalFields = (options: INodeProperties[]): INodeProperties =>
 	optionalCollection('Additional Fields', 'additionalFields', 'Add Field', options);
 
+/**
+ * The "Update Fields" collection of an Update operation: each field is sent only when the user adds
+ * it (a partial update; DESIGN.md, "Update operations are partial").
+ */
+export const updateFields = (options: INodeProperties[]): INodeProperties =>
+	optionalCollection('Update Fields', 'updateFields', 'Add Field', options);
+
 /** The "Filters" collection of a list operation: optional filters behind "Add Filter". */
 export const filters = (options: INodeProperties[]): INodeProperties =>
 	optionalCollection('Filters', 'filters', 'Add Filter', options);

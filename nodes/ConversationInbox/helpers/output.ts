@@ -5,6 +5,20 @@ import type { IDataObject } from 'n8n-workflow';
  * users get the resource itself.
  */
 
+/**
+ * The API's answer shows that one of the node's assumptions about it is wrong (it ignored a paging
+ * parameter, a filter, a field): the executor makes it the item's error, with this description.
+ */
+export class AssumptionFailed extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = 'AssumptionFailed';
+	}
+}
+
 /** The value at a dotted path (`data.tag`, `response.paging.after`). */
 export function valueAt(source: unknown, path: string): unknown {
 	let current: unknown = source;

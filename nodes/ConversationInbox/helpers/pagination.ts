@@ -1,17 +1,23 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asItemJson, valueAt } from './output';
+import { AssumptionFailed, asItemJson, valueAt } from './output';
 import { runPool } from './pool';
 
 /**
  * The list strategies of the API, written once and parameterised per endpoint:
  *
- * - offset pages with a total (tag contacts): the first page gives the total; the pages still
- *   needed are then known in advance and fetched `concurrency` at a time (1 = one after the other);
- * - offset pages without a total (chats, messages): one after the other until a short page or the
- *   limit;
+ * - offset pages with a total (tag contacts): the first two pages one after the other, then the
+ *   pages still needed up to the total, `concurrency` at a time (1 = one after the other);
+ * - offset pages without a total (chats, messages): one after the other;
  * - cursor pages (templates): one after the other, `after = paging.after` while `paging.hasNext`;
  * - whole list (integrations, users): one call, the limit applied here.
+ *
+ * The paging parameter names are assumptions (the spec does not show them; wireNames.ts) and can
+ * be renamed per operation under Options. The walks do not trust them (DESIGN.md, "Paging when our
+ * guesses are wrong"): an offset walk advances by the elements actually received and stops on an
+ * empty page, on a page shorter than the longest seen, at the total or at the limit; a page or a
+ * cursor that repeats the previous one stops the walk with an error naming the parameter and the
+ * option that renames it; and no walk sends more than MAX_PAGES_PER_WALK requests.
  *
  * With a limit, exactly `limit` elements come back and no page is fetched that is not needed:
  * the last page asks only for the elements still missing.
@@ -23,11 +29,12 @@ import { runPool } from './pool';
  * arrive in. A response only ever supplies a cursor VALUE (`after`), sent as a query parameter to
  * the credential's host: it can never redirect the walk to another URL.
  *
- * A list that changes while it is paged (offset + total): the pages are planned from the first
- * page's total. Elements that an addition pushes across a page boundary would come twice; with a
- * `uniqueKey` the second copy is dropped, and the elements pushed past the planned end are fetched
- * afterwards, up to the total the API reported last (or the limit). An element removed while paging
- * shifts later ones forward, and one of them can be missed: no offset-based reader can see that.
+ * A list that changes while it is paged (offset + total): the pages are planned from the total.
+ * Elements that an addition pushes across a page boundary would come twice; with `dedupe` the
+ * second copy (identical as a whole) is dropped, and the elements pushed past the planned end are
+ * fetched afterwards, up to the total the API reported last (or the limit). An element removed
+ * while paging shifts later ones forward, and one of them can be missed: no offset-based reader
+ * can see that.
  */
 
 /**
@@ -54,8 +61,8 @@ export interface OffsetPaging {
 	totalPath?: string;
 	/** with a total: the setting for concurrent page requests (else pages go one by one) */
 	concurrency?: PageConcurrency;
-	/** a field naming an element uniquely: a copy seen earlier in the same run is dropped */
-	uniqueKey?: string;
+	/** drop an element identical (as a whole) to one taken earlier in the same run */
+	dedupe?: boolean;
 }
 
 export interface CursorPaging {
@@ -78,6 +85,11 @@ export interface ListSpec {
 	/** where the elements live, e.g. `data.contacts` */
 	itemsPath: string;
 	paging: Paging;
+	/**
+	 * Checks the elements against the query sent (e.g. a filter the elements show); throws
+	 * AssumptionFailed when the API evidently did not apply it.
+	 */
+	verify?: (elements: IDataObject[], query: IDataObject) => void;
 }
 
 export interface CollectOptions {
@@ -87,6 +99,10 @@ export interface CollectOptions {
 	concurrency?: number;
 	/** the execution's cancel signal */
 	signal?: AbortSignal;
+	/** paging parameter names set under Options (empty = the assumed name) */
+	names?: Partial<PagingNames>;
+	/** the prepared query (filters), for the list's `verify` */
+	query?: IDataObject;
 }
 
 /**
@@ -100,20 +116,57 @@ export function pageConcurrency(value: unknown, setting: PageConcurrency): numbe
 	return n;
 }
 
+/** The last-resort cap of one walk: a walk that has not ended after this many pages is stopped. */
+export const MAX_PAGES_PER_WALK = 1000;
+
 /**
- * The output being built: elements in order, at most `limit`, copies of an element already taken
- * (same `uniqueKey`) dropped. Elements are appended one by one: no intermediate arrays, no spread.
+ * A walk that cannot go on correctly: the API repeated a page or a cursor (it ignores a paging
+ * parameter), or the walk hit MAX_PAGES_PER_WALK. The executor turns it into the item's error.
+ */
+export class PagingStopped extends AssumptionFailed {}
+
+/** The paging parameter names in force (the assumed ones, or the user's under Options). */
+export interface PagingNames {
+	offset: string;
+	pageSize: string;
+	cursor: string;
+}
+
+/** Options → … of a list operation, each renaming one paging parameter. */
+export const PAGING_NAME_OPTIONS = {
+	offset: { parameter: 'options.offsetParameter', label: 'Offset Parameter Name' },
+	pageSize: { parameter: 'options.pageSizeParameter', label: 'Page Size Parameter Name' },
+	cursor: { parameter: 'options.cursorParameter', label: 'Cursor Parameter Name' },
+} as const;
+
+/** The names a spec assumes: offset + page size, or cursor + page size. */
+export function assumedNames(paging: Paging): Partial<PagingNames> {
+	if (paging.kind === 'offset') return { offset: paging.offsetKey, pageSize: paging.pageSizeKey };
+	if (paging.kind === 'cursor') return { cursor: paging.cursorKey, pageSize: paging.pageSizeKey };
+	return {};
+}
+
+/** A page's elements (a missing list is an empty one). */
+function elementsOf(body: unknown, path: string): unknown[] {
+	const list = valueAt(body, path);
+	return Array.isArray(list) ? list : [];
+}
+
+/**
+ * The output being built: elements in order, at most `limit`. With `dedupe`, an element identical
+ * to one already taken (the WHOLE element, never one field of it) is a copy that a list changing
+ * while it is paged pushed across a page boundary, and is dropped: two contacts that share a phone
+ * number, or two LID-only contacts without one, are different elements and both stay.
  */
 class Sink {
 	readonly results: IDataObject[] = [];
-	private readonly seen: Set<unknown> | undefined;
+	private readonly seen: Set<string> | undefined;
 
 	constructor(
-		private readonly itemsPath: string,
 		private readonly limit: number | undefined,
-		private readonly uniqueKey?: string,
+		dedupe: boolean,
 	) {
-		this.seen = uniqueKey === undefined ? undefined : new Set();
+		this.seen = dedupe ? new Set() : undefined;
 	}
 
 	get full(): boolean {
@@ -125,23 +178,16 @@ class Sink {
 		return this.limit === undefined ? Infinity : this.limit - this.results.length;
 	}
 
-	/** Takes a page's elements; returns how many the page held (what the offset moves by). */
-	add(body: unknown): number {
-		const list = valueAt(body, this.itemsPath);
-		if (!Array.isArray(list)) return 0;
-		const { results, seen, uniqueKey } = this;
+	add(list: unknown[]): void {
+		const { results, seen } = this;
 		for (let i = 0; i < list.length && !this.full; i++) {
-			const json = asItemJson(list[i]);
 			if (seen !== undefined) {
-				const key = json[uniqueKey as string];
-				if (typeof key === 'string' || typeof key === 'number') {
-					if (seen.has(key)) continue;
-					seen.add(key);
-				}
+				const key = JSON.stringify(list[i]);
+				if (seen.has(key)) continue;
+				seen.add(key);
 			}
-			results.push(json);
+			results.push(asItemJson(list[i]));
 		}
-		return list.length;
 	}
 }
 
@@ -153,123 +199,201 @@ function totalOf(body: unknown, path: string | undefined): number | undefined {
 	return Number.isFinite(total) && total >= 0 ? total : undefined;
 }
 
+/**
+ * What every walk shares: the page budget (MAX_PAGES_PER_WALK) and the check that a page does not
+ * repeat the previous one. A page repeats when it is not empty and its elements equal the first
+ * elements of the previous page: an API that ignores the offset (or cursor) sends the start of the
+ * list again. Such a walk stops at the first repeated page, so at most one request is wasted.
+ */
+class Walk {
+	private pages = 0;
+	private previous: string[] | undefined;
+
+	constructor(
+		readonly spec: ListSpec,
+		readonly names: PagingNames,
+		private readonly sendPage: SendPage,
+	) {}
+
+	async send(query: IDataObject, signal?: AbortSignal): Promise<IDataObject> {
+		if (++this.pages > MAX_PAGES_PER_WALK) {
+			throw new PagingStopped(
+				`The list did not end after ${MAX_PAGES_PER_WALK} pages`,
+				`The node stopped paging ${this.spec.itemsPath} after ${MAX_PAGES_PER_WALK} requests for one item, so that a list that never ends cannot flood the API. If the API really holds more, turn Return All off and set a Limit; if each page repeats data, the API may name the paging parameters differently from ${describeNames(this.spec.paging, this.names)}: set them under Options.`,
+			);
+		}
+		return await this.sendPage(query, signal);
+	}
+
+	/** The page's elements after the repeat check; `where` names the page in the error. */
+	accept(body: unknown, where: () => string, problem: () => { parameter: string; option: string }): unknown[] {
+		const list = elementsOf(body, this.spec.itemsPath);
+		if (list.length === 0) return list;
+		const keys = list.map((element) => JSON.stringify(element));
+		const previous = this.previous;
+		this.previous = keys;
+		if (previous !== undefined && keys.every((key, i) => i >= previous.length || key === previous[i])) {
+			const { parameter, option } = problem();
+			throw new PagingStopped(
+				`The API sent the same page again (${where()}): it seems to ignore the query parameter "${parameter}"`,
+				`The node assumes the API pages with "${parameter}" (the spec does not name it). The API answered with the elements of the previous page, so paging on would repeat them for ever. Set the name the API uses under Options → ${option} and run again. The node stopped after this one repeated request; no output was produced for this item.`,
+			);
+		}
+		return list;
+	}
+}
+
+function describeNames(paging: Paging, names: PagingNames): string {
+	if (paging.kind === 'cursor') return `"${names.cursor}" and "${names.pageSize}"`;
+	return `"${names.offset}" and "${names.pageSize}"`;
+}
+
 export async function collect(
 	spec: ListSpec,
 	send: SendPage,
 	options: CollectOptions,
 ): Promise<IDataObject[]> {
 	const { paging } = spec;
-	const uniqueKey = paging.kind === 'offset' ? paging.uniqueKey : undefined;
-	const sink = new Sink(spec.itemsPath, options.limit, uniqueKey);
-	if (paging.kind === 'whole') sink.add(await send({}));
-	else if (paging.kind === 'cursor') await walkCursor(paging, send, sink);
-	else await walkOffset(paging, send, sink, options);
+	const sink = new Sink(options.limit, paging.kind === 'offset' && paging.dedupe === true);
+	const assumed = assumedNames(paging);
+	const names: PagingNames = {
+		offset: options.names?.offset || assumed.offset || '',
+		pageSize: options.names?.pageSize || assumed.pageSize || '',
+		cursor: options.names?.cursor || assumed.cursor || '',
+	};
+	const walk = new Walk(spec, names, send);
+	if (paging.kind === 'whole') sink.add(elementsOf(await send({}), spec.itemsPath));
+	else if (paging.kind === 'cursor') await walkCursor(paging, walk, sink);
+	else await walkOffset(paging, walk, sink, options);
+	spec.verify?.(sink.results, options.query ?? {});
 	return sink.results;
 }
 
-async function walkCursor(paging: CursorPaging, send: SendPage, sink: Sink): Promise<void> {
-	const { pageSizeKey, cursorKey, maxPageSize, cursorPath, hasNextPath } = paging;
+async function walkCursor(paging: CursorPaging, walk: Walk, sink: Sink): Promise<void> {
+	const { maxPageSize, cursorPath, hasNextPath } = paging;
+	const { names } = walk;
+	const cursorProblem = () => ({ parameter: names.cursor, option: PAGING_NAME_OPTIONS.cursor.label });
 	let cursor: string | undefined;
 	const seen = new Set<string>();
 	while (!sink.full) {
-		const query: IDataObject = { [pageSizeKey]: String(Math.min(maxPageSize, sink.missing)) };
-		if (cursor !== undefined) query[cursorKey] = cursor;
-		const body = await send(query);
-		sink.add(body);
+		const query: IDataObject = { [names.pageSize]: String(Math.min(maxPageSize, sink.missing)) };
+		if (cursor !== undefined) query[names.cursor] = cursor;
+		const body = await walk.send(query);
+		const sentCursor = cursor;
+		sink.add(walk.accept(body, () => `${names.cursor}=${sentCursor ?? '(first page)'}`, cursorProblem));
 		const next = valueAt(body, cursorPath);
 		if (valueAt(body, hasNextPath) !== true || typeof next !== 'string' || next === '') return;
-		// A cursor the API already gave would loop for ever: stop instead.
-		if (seen.has(next)) return;
+		// A cursor the API already gave would loop for ever.
+		if (seen.has(next)) {
+			throw new PagingStopped(
+				`The API sent a cursor it had already sent (${names.cursor}=${next}): it seems to ignore the query parameter "${names.cursor}"`,
+				`The node sends paging.after back as "${names.cursor}". The API answered with a cursor of an earlier page, so paging on would repeat pages for ever. Set the name the API uses under Options → ${PAGING_NAME_OPTIONS.cursor.label} and run again. No output was produced for this item.`,
+			);
+		}
 		seen.add(next);
 		cursor = next;
 	}
 }
 
-interface PlannedPage {
-	offset: number;
-	size: number;
-}
-
+/**
+ * Offset pages. Each page advances by the elements it actually held (an API that caps the page
+ * size below what was asked is walked correctly), and the walk stops on an empty page, on a page
+ * shorter than the longest one seen (and than what was asked), at the total (when the API gives
+ * one) or at the limit.
+ *
+ * With a total and a concurrency above 1, the first two pages go one after the other (the second
+ * proves that the API honours the offset, so a repeated page costs one request, not `concurrency`),
+ * then the pages still needed up to the total are planned with the page length the API showed and
+ * fetched `concurrency` at a time. A planned page that comes back short leaves a gap that is
+ * fetched one page after the other, and so is the tail the list gained meanwhile.
+ */
 async function walkOffset(
 	paging: OffsetPaging,
-	send: SendPage,
+	walk: Walk,
 	sink: Sink,
 	options: CollectOptions,
 ): Promise<void> {
-	const { offsetKey, pageSizeKey, maxPageSize, totalPath } = paging;
+	const { maxPageSize, totalPath } = paging;
+	const { names } = walk;
 	const returnAll = options.limit === undefined;
 	const query = (offset: number, size: number): IDataObject => ({
-		[offsetKey]: String(offset),
-		[pageSizeKey]: String(size),
+		[names.offset]: String(offset),
+		[names.pageSize]: String(size),
 	});
+	const offsetProblem = () => ({ parameter: names.offset, option: PAGING_NAME_OPTIONS.offset.label });
 
-	const firstSize = Math.min(maxPageSize, sink.missing);
-	const first = await send(query(0, firstSize));
-	const firstCount = sink.add(first);
-	if (firstCount === 0 || sink.full) return;
-	let latestTotal = totalOf(first, totalPath);
-
-	if (latestTotal === undefined) {
-		// No total: one page after the other until a short (or empty) page.
-		let offset = firstCount;
-		let size = firstSize;
-		let count = firstCount;
-		while (count >= size && !sink.full) {
-			size = Math.min(maxPageSize, sink.missing);
-			count = sink.add(await send(query(offset, size)));
-			offset += count;
-		}
-		return;
-	}
-
-	/**
-	 * Fetches [from, bound()) one page after the other and returns where it stopped. Used for a gap
-	 * a short page left before the next planned page, and for the tail: elements the list gained
-	 * while it was paged, or the ones a dropped copy left missing under a limit.
-	 */
-	const fill = async (from: number, bound: () => number, exact: boolean): Promise<number> => {
+	let total: number | undefined;
+	let longest = 0;
+	/** one page at `offset`; returns how many elements it held */
+	const step = async (offset: number, size: number): Promise<number> => {
+		const body = await walk.send(query(offset, size));
+		total = totalOf(body, totalPath) ?? total;
+		const list = walk.accept(body, () => `${names.offset}=${offset}`, offsetProblem);
+		sink.add(list);
+		return list.length;
+	};
+	/** one page after the other from `from` until the end of the list, `bound` or the limit */
+	const sequential = async (from: number, bound: () => number, exact: boolean): Promise<number> => {
 		let at = from;
-		while (at < bound() && !sink.full) {
-			// A gap asks exactly for the gap; the tail asks for a whole page (or what is missing).
+		while (!sink.full && at < bound() && (total === undefined || at < total)) {
+			// A gap asks exactly for the gap; otherwise a whole page (or what is missing).
 			const size = Math.min(maxPageSize, sink.missing, exact ? bound() - at : Infinity);
-			const body = await send(query(at, size));
-			latestTotal = totalOf(body, totalPath) ?? latestTotal;
-			const count = sink.add(body);
-			if (count === 0) break;
+			const count = await step(at, size);
 			at += count;
+			const ended = count === 0 || count < Math.min(longest, size);
+			longest = Math.max(longest, count);
+			if (ended) break;
 		}
 		return at;
 	};
 
-	// The pages still needed, known from the total. A short first page means the API pages
-	// differently from what the node assumes: then nothing is planned and `fill` walks on.
-	const pages: PlannedPage[] = [];
-	if (firstCount >= firstSize) {
-		const end = Math.min(latestTotal, firstCount + sink.missing);
-		for (let offset = firstCount; offset < end; offset += maxPageSize) {
-			// Return All asks for whole pages, so a list that grew meanwhile still fits in them.
-			pages.push({ offset, size: returnAll ? maxPageSize : Math.min(maxPageSize, end - offset) });
-		}
+	const concurrency = options.concurrency ?? 1;
+	if (totalPath === undefined || concurrency <= 1) {
+		await sequential(0, () => Infinity, false);
+		return;
+	}
+
+	// The first page gives the total; the second proves the offset is honoured.
+	let reached = await sequential(0, () => 1, false);
+	if (reached === 0 || sink.full || total === undefined) {
+		if (reached > 0 && total === undefined) await sequential(reached, () => Infinity, false);
+		return;
+	}
+	const pageLength = longest;
+	const probeAt = reached;
+	reached = await sequential(probeAt, () => probeAt + 1, false);
+	if (sink.full || longest !== pageLength || reached < 2 * pageLength) {
+		// A short page: the end, or an API that pages differently; walk on one page at a time.
+		await sequential(reached, () => total ?? 0, false);
+		return;
+	}
+
+	const pages: Array<{ offset: number; size: number }> = [];
+	const end = Math.min(total, reached + sink.missing);
+	for (let offset = reached; offset < end; offset += pageLength) {
+		// Return All asks for whole pages, so a list that grew meanwhile still fits in them.
+		pages.push({ offset, size: returnAll ? pageLength : Math.min(pageLength, end - offset) });
 	}
 	const bodies: Array<IDataObject | undefined> = await runPool(
 		pages.length,
-		options.concurrency ?? 1,
+		concurrency,
 		async (index, signal) => {
 			const page = pages[index];
-			const body = await send(query(page.offset, page.size), signal);
+			const body = await walk.send(query(page.offset, page.size), signal);
 			// The total of the answer that arrived last is the API's latest word.
-			latestTotal = totalOf(body, totalPath) ?? latestTotal;
+			total = totalOf(body, totalPath) ?? total;
 			return body;
 		},
 		options.signal,
 	);
 
-	let reached = firstCount;
 	for (let i = 0; i < pages.length && !sink.full; i++) {
 		const { offset } = pages[i];
-		if (reached < offset) reached = await fill(reached, () => offset, true);
-		reached = Math.max(reached, offset + sink.add(bodies[i]));
+		if (reached < offset) reached = await sequential(reached, () => offset, true);
+		const list = walk.accept(bodies[i], () => `${names.offset}=${offset}`, offsetProblem);
+		sink.add(list);
+		reached = Math.max(reached, offset + list.length);
 		bodies[i] = undefined;
 	}
-	await fill(reached, () => latestTotal ?? 0, false);
+	await sequential(reached, () => total ?? 0, false);
 }

@@ -14,10 +14,29 @@ import { describeValue, invalid, parseJsonValue } from './validation';
 const EXTRA_QUERY = { key: 'options.extraQueryParameters', label: 'Extra Query Parameters' };
 const EXTRA_BODY = { key: 'options.extraBodyFields', label: 'Extra Body Fields' };
 
-/** The escape hatch: extra query parameters and extra body fields, merged last. */
+const RENAME = { key: 'options.renameFields', label: 'Rename Sent Fields' };
+
+/** Options → Rename Sent Fields: a field or query parameter sent under the API's own name. */
+function renameFields(ctx: RuleContext, options: IDataObject): void {
+	const entries = (options.renameFields as IDataObject | undefined)?.field;
+	if (!Array.isArray(entries)) return;
+	(entries as IDataObject[]).forEach((entry, index) => {
+		const from = typeof entry?.from === 'string' ? entry.from.trim() : '';
+		const to = typeof entry?.to === 'string' ? entry.to.trim() : '';
+		if (!from || !to) throw invalid(ctx, RENAME, `entry ${index + 1} needs both names`);
+		for (const target of [ctx.request.qs, ctx.request.body as IDataObject | undefined]) {
+			if (!target || typeof target !== 'object' || !(from in target)) continue;
+			target[to] = target[from];
+			delete target[from];
+		}
+	});
+}
+
+/** The escape hatch: renames, then extra query parameters and extra body fields, merged last. */
 function mergeExtras(ctx: RuleContext): void {
 	const { fn, request } = ctx;
 	const options = (fn.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	renameFields(ctx, options);
 	const pairs = (options.extraQueryParameters as IDataObject | undefined)?.parameter;
 	if (Array.isArray(pairs) && pairs.length) {
 		const qs: IDataObject = { ...(request.qs ?? {}) };

@@ -218,18 +218,23 @@ export function id(field: Field, options: { required?: boolean } = {}): Rule {
 const LID_FORM = /^[^@\s]+@lid$/i;
 
 /**
- * A phone number (any format) where the spec gives 8-30 characters; with `lid`, a contact LID
- * (`<digits>@lid`) is accepted too, and any other value holding "@" is refused.
+ * A phone number where the spec gives 8-30 characters. `format` says what else the spec says:
+ * - 'any' (Stop in Chat: "any format"): nothing else; a JID or a LID passes;
+ * - 'number' (custom fields: "country code + area code + number"): no "@";
+ * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): "@" only in a LID.
  */
-export function phone(field: Field, options: { required?: boolean; lid?: boolean } = {}): Rule {
+export function phone(
+	field: Field,
+	options: { required?: boolean; format: 'any' | 'number' | 'numberOrLid' },
+): Rule {
 	return text(field, {
 		required: options.required,
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
 		check: (value) => {
-			if (!value.includes('@')) return undefined;
-			if (!options.lid) return 'must be a phone number (country code, area code and number)';
+			if (options.format === 'any' || !value.includes('@')) return undefined;
+			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
 			return LID_FORM.test(value)
 				? undefined
 				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';
@@ -353,8 +358,8 @@ export interface ListOptions {
 	/** how the list travels: a JSON array (body) or one comma-separated string (query) */
 	send: 'array' | 'commaSeparated';
 	/**
-	 * Names that may contain commas: each of several values is one entry, kept exactly; only a
-	 * single text is split at commas (and its parts trimmed). Default: every text is split.
+	 * Exact names (which may contain commas): every text is one entry, kept exactly; several come
+	 * as several values or a list from an expression. Default: every text is split at commas.
 	 */
 	entriesAreExact?: boolean;
 }
@@ -382,7 +387,8 @@ export function list(field: Field, options: ListOptions): Rule {
 					`${describeValue(value)} at entry ${position}`,
 				);
 			}
-			if (inList && options.entriesAreExact) {
+			if (options.entriesAreExact) {
+				// A name is exact: one text is one name, even with commas in it ("Cliente, VIP").
 				if (value.trim() !== '') entries.push(value);
 				return;
 			}
@@ -453,13 +459,12 @@ export function parseJsonValue(
 	}
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * A fixedCollection of `{key, value}` pairs (webhook headers): the routing engine sends the
- * collection as `{<option>: [...]}`; the API wants the bare array.
+ * collection as `{<option>: [...]}`; the API wants the bare array of strings. The spec sets no limit
+ * on their number or form (the API decides), so only the types are checked.
  */
-export function keyValueList(field: Field, option: string, options: { max?: number } = {}): Rule {
+export function keyValueList(field: Field, option: string): Rule {
 	return (ctx) => {
 		let raw = readField(ctx, field);
 		if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject)[option];
@@ -471,29 +476,17 @@ export function keyValueList(field: Field, option: string, options: { max?: numb
 		if (!Array.isArray(raw)) {
 			throw invalid(ctx, field, 'must be a list of {key, value} pairs', describeValue(raw));
 		}
-		if (options.max !== undefined && raw.length > options.max) {
-			throw invalid(ctx, field, `must have at most ${options.max} entries`, String(raw.length));
-		}
 		const pairs = raw.map((entry, index) => {
 			const pair = (entry ?? {}) as IDataObject;
 			const key = typeof pair.key === 'string' ? pair.key.trim() : pair.key;
 			const value = pair.value ?? '';
-			if (typeof key !== 'string' || !HEADER_NAME.test(key)) {
-				throw invalid(
-					ctx,
-					field,
-					`entry ${index + 1} needs a header name of letters, digits and -_.!#$%&'*+^\`|~ (no spaces)`,
-					describeValue(key),
-				);
+			if (typeof key !== 'string' || key === '') {
+				throw invalid(ctx, field, `entry ${index + 1} needs a header name (Key)`, describeValue(key));
 			}
 			if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
 				throw invalid(ctx, field, `entry ${index + 1} needs a text value`, describeValue(value));
 			}
-			const textValue = String(value);
-			if (/[\r\n\0]/.test(textValue)) {
-				throw invalid(ctx, field, `entry ${index + 1} value must not contain line breaks`);
-			}
-			return { key, value: textValue };
+			return { key, value: String(value) };
 		});
 		writeField(ctx, field, pairs);
 	};
@@ -527,6 +520,20 @@ export function requiredWhen(
 ): Rule {
 	return (ctx) => {
 		if (condition(ctx) && isAbsent(readField(ctx, field))) throw missing(ctx, field, reason);
+	};
+}
+
+/**
+ * A field of an Update Fields collection: `rule` (built with `required: true`) applies only when the
+ * user added the field; a field not added stays unsent. With `cleared`, an added but empty field is
+ * sent as that value (`[]`, `null`) so that the user can clear a setting.
+ */
+export function ifAdded(field: Field, rule: Rule, options: { cleared?: unknown } = {}): Rule {
+	return (ctx) => {
+		const target = container(ctx, field.in);
+		if (!Object.prototype.hasOwnProperty.call(target, field.key)) return;
+		if ('cleared' in options && isAbsent(target[field.key])) writeField(ctx, field, options.cleared);
+		else rule(ctx);
 	};
 }
 

@@ -93,12 +93,8 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					parameters: {
 						resource: 'automation',
 						operation: 'update',
-						automationTriggerId: DEMO.triggers.firstMessage.id,
-						name: 'Welcome (edited in n8n)',
-						description: 'First contact',
-						triggerType: 'RECEIVE_FIRST_MESSAGE',
-						integrations: [DEMO.integrations.whatsapp.id],
-						delayMinutes: 2,
+						automationTriggerId: DEMO.triggers.specificMessage.id,
+						updateFields: { name: 'Pricing (renamed in n8n)' },
 					},
 				},
 				{ name: 'Delete', parameters: { resource: 'automation', operation: 'delete', automationTriggerId: DEMO.triggers.webhook.id } },
@@ -112,10 +108,14 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					},
 				},
 			]);
-			expect(nodeJson(execution, 'Update')).toEqual([
-				expect.objectContaining({ id: DEMO.triggers.firstMessage.id, name: 'Welcome (edited in n8n)', triggerType: 'RECEIVE_FIRST_MESSAGE', delayMinutes: 2 }),
+			// A rename-only update sends only the ID and the name: the trigger keeps its type and text.
+			expect(requestsTo(sandbox.requests, '/automation/edit').map((r) => r.body)).toEqual([
+				{ automationTriggerId: DEMO.triggers.specificMessage.id, name: 'Pricing (renamed in n8n)' },
 			]);
-			expect(sandbox.state.triggers.get(DEMO.triggers.firstMessage.id)?.name).toBe('Welcome (edited in n8n)');
+			expect(nodeJson(execution, 'Update')).toEqual([
+				expect.objectContaining({ id: DEMO.triggers.specificMessage.id, name: 'Pricing (renamed in n8n)', triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: 'pricing' }),
+			]);
+			expect(sandbox.state.triggers.get(DEMO.triggers.specificMessage.id)).toMatchObject({ name: 'Pricing (renamed in n8n)', triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: 'pricing' });
 
 			expect(nodeJson(execution, 'Delete')).toEqual([{ success: true, automationTriggerId: DEMO.triggers.webhook.id }]);
 			expect(sandbox.state.triggers.has(DEMO.triggers.webhook.id)).toBe(false);
@@ -241,26 +241,36 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 			expect(nodeJson(execution, 'Invite URL')).toEqual([{ inviteUrl: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\/\w+$/) }]);
 		});
 
-		test('custom field: create or update, then get', async () => {
+		test('custom field: create or update (a value mapped from the item keeps its text), then get', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(ctx(), 'customField', [
-				{
-					name: 'Upsert',
-					parameters: {
-						resource: 'customField',
-						operation: 'upsert',
-						phoneNumber: DEMO.contacts.alice.phoneNumber,
-						inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '"platinum"' }] },
+			const { execution } = await runChain(
+				ctx(),
+				'customField',
+				[
+					{
+						name: 'Upsert',
+						parameters: {
+							resource: 'customField',
+							operation: 'upsert',
+							phoneNumber: DEMO.contacts.alice.phoneNumber,
+							inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, value: '={{ $json.body.plan }}' }] },
+						},
 					},
-				},
-				{ name: 'Get', parameters: { resource: 'customField', operation: 'get', phoneNumber: DEMO.contacts.alice.phoneNumber } },
+					{ name: 'Get', parameters: { resource: 'customField', operation: 'get', phoneNumber: DEMO.contacts.alice.phoneNumber } },
+				],
+				{ plan: '0123456789' },
+			);
+			// Text that looks like a number stays text: sent and stored as "0123456789".
+			const [sent] = requestsTo(sandbox.requests, '/inbox/upsert-custom-fields-by-phone-number');
+			expect((sent.body as { inputs: unknown[] }).inputs).toEqual([
+				{ sourceType: 'TEMPLATE_FIELD', templateFieldId: DEMO.customFields.profile.fields.plan, valueJson: '0123456789' },
 			]);
 			const [upserted] = nodeJson(execution, 'Upsert');
-			expect((upserted.customFields as Array<{ key: string; value: unknown }>).map((f) => [f.key, f.value])).toEqual([['plan', 'platinum']]);
+			expect((upserted.customFields as Array<{ key: string; value: unknown }>).map((f) => [f.key, f.value])).toEqual([['plan', '0123456789']]);
 			const [read] = nodeJson(execution, 'Get');
 			expect(read.assignedTemplateIds).toEqual([DEMO.customFields.profile.id]);
 			const plan = (read.fields as Array<{ id: string; value: unknown }>).find((f) => f.id === DEMO.customFields.profile.fields.plan);
-			expect(plan?.value).toBe('platinum');
+			expect(plan?.value).toBe('0123456789');
 			expect(requestsTo(sandbox.requests, '/inbox/get-custom-fields-from-chat')[0].query).toEqual({ phoneNumber: DEMO.contacts.alice.phoneNumber });
 		});
 

@@ -154,6 +154,24 @@ describe('faults', () => {
 	});
 });
 
+describe('variants (answering as an API that differs from the node\'s assumptions)', () => {
+	it('are set over HTTP or in code, change how requests are read, and are cleared by reset', async () => {
+		const page = () => api().get('/inbox/find-all-chats', { skip: 2, take: 3, offset: 0, limit: 50 });
+		const attendance = sandbox().state.chatsIn('attendance').map((chat) => chat.id);
+		expect((await page()).body.response.chats.map((chat: { id: string }) => chat.id)).toEqual(attendance);
+		const set = await api().control('POST', '/variants', { pagingNames: { offset: 'skip', limit: 'take' } });
+		expect(set.body.variants).toEqual({ pagingNames: { offset: 'skip', limit: 'take' } });
+		// Now skip/take are read and offset/limit ignored.
+		expect((await page()).body.response.chats.map((chat: { id: string }) => chat.id)).toEqual(attendance.slice(2, 5));
+		sandbox().setVariants({ renamed: { '/group/get-invite-url': { groupJid: 'jid' } } });
+		expectError(await api().get('/group/get-invite-url', { integrationId: DEMO.integrations.whatsapp.id, groupJid: DEMO.group.jid }), 400, 'groupJid: unknown field (this API calls it jid)');
+		expect((await api().get('/group/get-invite-url', { integrationId: DEMO.integrations.whatsapp.id, jid: DEMO.group.jid })).status).toBe(200);
+		expectError(await api().control('POST', '/variants', { pageSizeCap: 0 }), 400, 'variants.pageSizeCap must be an integer >= 1');
+		sandbox().reset();
+		expect((await api().control('GET', '/variants')).body.variants).toEqual({});
+	});
+});
+
 describe('latency', () => {
 	it('adds the configured latency to every /v2 request, settable in code and over HTTP', async () => {
 		// Lower bounds only, with a wide gap, so a busy machine cannot fail it.

@@ -23,5 +23,6 @@ export const deleteTrigger = defineOperation({
 		}),
 	],
 	rules: [id(bodyField('automationTriggerId', 'Automation Trigger ID'), { required: true })],
+	errors: { byStatus: { 404: 'No automation trigger has this ID (it may have been deleted already).' } },
 	output: { kind: 'single', unwrap: confirm('automationTriggerId') },
 });

@@ -65,9 +65,13 @@ export const stopInChat = defineOperation({
 	rules: [
 		id(chatInternalId),
 		text(chatId, { min: 1, trim: true }),
-		phone(phoneNumber),
+		phone(phoneNumber, { format: 'any' }),
 		atLeastOne([chatInternalId, chatId, phoneNumber]),
 		id(bodyField('integrationId', 'Integration')),
 	],
+	errors: {
+		byStatus: { 404: 'No chat matches the Chat, Channel Chat ID, Phone Number and Integration given.' },
+		noReason: 'Check that a chat matches the Chat, Channel Chat ID or Phone Number (and the Integration, when given).',
+	},
 	output: { kind: 'single', unwrap: stoppedResult },
 });

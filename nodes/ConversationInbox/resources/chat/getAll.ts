@@ -104,6 +104,7 @@ export const getAll = defineOperation({
 		list(queryField(W.tagIds, 'Tag IDs'), { ids: true, send: 'commaSeparated' }),
 		attendantsOnlyWhereServed,
 	],
+	assumedNames: [W.category, W.integrationIds, W.sectorIds, W.attendantIds, W.tagIds],
 	output: {
 		kind: 'list',
 		list: {

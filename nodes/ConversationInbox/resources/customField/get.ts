@@ -20,7 +20,8 @@ export const get = defineOperation({
 			routing: toQuery(WIRE.customFieldsRead.phoneNumber),
 		}),
 	],
-	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true })],
+	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true, format: 'number' })],
+	assumedNames: [WIRE.customFieldsRead.phoneNumber],
 	// One item: { fields: [...], assignedTemplateIds: [...] }
 	output: { kind: 'single', unwrap: pick('response.customFields') },
 });

@@ -3,46 +3,88 @@ import type { IDataObject } from 'n8n-workflow';
 import { additionalFields, idHint, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import type { Rule } from '../../helpers/validation';
+import type { Rule, RuleContext } from '../../helpers/validation';
 import {
 	bodyField,
 	describeValue,
 	invalid,
 	missing,
 	parseJsonValue,
+	phone,
 	readField,
-	text,
 	writeField,
 } from '../../helpers/validation';
 
 const inputs = bodyField('inputs', 'Template Field Inputs');
 const extraFieldInputs = { key: 'extraFieldInputs', label: 'Extra Field Inputs' };
 
+/** What a typed value is sent as: Text (the default), Number, Boolean or JSON. */
+const VALUE_TYPES = [
+	{ name: 'Text', value: 'text', description: 'Sent as text, exactly as given (e.g. 0123456789 stays text)' },
+	{ name: 'Number', value: 'number', description: 'Sent as a JSON number, e.g. 42 or 3.5' },
+	{ name: 'Boolean', value: 'boolean', description: 'Sent as true or false' },
+	{ name: 'JSON', value: 'json', description: 'Parsed as JSON: an object, a list, a number, true/false, null or "text"' },
+];
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * The value of one template-field input. A value an expression produced keeps its type (an object,
+ * a list, a number, a boolean, null); text is sent as text unless the Value Type says otherwise, so
+ * "São Paulo", "0123456789" or "true" mapped from an item arrive as the text they are.
+ */
+function typedValue(ctx: RuleContext, entry: IDataObject, index: number): unknown {
+	const field = { key: 'value', label: `Value of input ${index + 1}` };
+	const raw = entry.value;
+	if (typeof raw !== 'string') return raw ?? null;
+	const type = entry.valueType ?? 'text';
+	switch (type) {
+		case 'text':
+			return raw;
+		case 'number':
+			if (!NUMBER.test(raw)) throw invalid(ctx, field, 'must be a number (Value Type Number)', describeValue(raw));
+			return Number(raw);
+		case 'boolean':
+			if (raw.trim() !== 'true' && raw.trim() !== 'false') {
+				throw invalid(ctx, field, 'must be true or false (Value Type Boolean)', describeValue(raw));
+			}
+			return raw.trim() === 'true';
+		case 'json':
+			return parseJsonValue(ctx, field, raw);
+		default:
+			throw invalid(
+				ctx,
+				{ key: 'valueType', label: `Value Type of input ${index + 1}` },
+				`must be one of ${VALUE_TYPES.map((t) => t.value).join(', ')}`,
+				describeValue(type),
+			);
+	}
+}
+
 /**
  * `inputs` of the API: the template-field entries of the form (each becomes
  * `{sourceType: 'TEMPLATE_FIELD', templateFieldId, valueJson}`), then the extra-field entries given
- * as raw JSON, whose shape the spec does not show and which are sent as they are.
+ * as raw JSON, whose shape the spec does not show and which are sent as they are (README →
+ * Assumptions: `{sourceType: "EXTRA_FIELD", key, label?, valueJson}`).
  */
 const buildInputs: Rule = (ctx) => {
 	let raw = readField(ctx, inputs);
 	if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject).templateField;
 	const entries: IDataObject[] = [];
 	(Array.isArray(raw) ? raw : []).forEach((entry: IDataObject, index) => {
-		const position = `entry ${index + 1}`;
 		const templateFieldId =
 			typeof entry?.templateFieldId === 'string' ? entry.templateFieldId.trim() : entry?.templateFieldId;
 		if (typeof templateFieldId !== 'string' || templateFieldId === '') {
-			throw invalid(ctx, inputs, `${position} needs a Template Field ID (templateFieldId)`, describeValue(templateFieldId));
+			throw invalid(
+				ctx,
+				{ key: 'templateFieldId', label: `Template Field ID of input ${index + 1}` },
+				'a value is required',
+				describeValue(templateFieldId),
+			);
 		}
-		const valueJson = parseJsonValue(
-			ctx,
-			{ key: `inputs[${index}].valueJson`, label: `Value (JSON) of ${position}` },
-			entry.valueJson === undefined ? 'null' : entry.valueJson,
-		);
 		entries.push({
 			sourceType: 'TEMPLATE_FIELD',
 			templateFieldId,
-			valueJson: valueJson as IDataObject[string],
+			valueJson: typedValue(ctx, entry ?? {}, index) as IDataObject[string],
 		});
 	});
 
@@ -55,7 +97,7 @@ const buildInputs: Rule = (ctx) => {
 			throw invalid(
 				ctx,
 				extraFieldInputs,
-				'must be a JSON list of objects, like [{"key": "plan", "valueJson": "gold"}]',
+				`must be a JSON list of objects, like ${EXTRA_FIELD_EXAMPLE}`,
 				describeValue(extra),
 			);
 		}
@@ -68,13 +110,16 @@ const buildInputs: Rule = (ctx) => {
 	writeField(ctx, inputs, entries);
 };
 
+/** The assumed extra-field shape (the spec does not show it; README → Assumptions). */
+const EXTRA_FIELD_EXAMPLE = '[{"sourceType": "EXTRA_FIELD", "key": "plan", "valueJson": "gold"}]';
+
 export const upsert = defineOperation({
 	resource: 'customField',
 	operation: 'upsert',
 	name: 'Create or Update',
 	action: "Create or update a contact's custom fields",
 	description:
-		'Set the values of custom fields of a contact, found by phone number: fields of a custom-field template (by template field ID, value as JSON) and extra fields (raw JSON). Returns { customFields }.',
+		'Set the values of custom fields of a contact, found by phone number: fields of a custom-field template (by template field ID, a value of the chosen type) and extra fields (raw JSON). Returns { customFields }.',
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
 	fields: [
@@ -106,12 +151,21 @@ export const upsert = defineOperation({
 							hint: idHint(WHERE_TO_FIND.templateField),
 						},
 						{
-							displayName: 'Value (JSON)',
-							name: 'valueJson',
-							type: 'json',
-							default: '""',
+							displayName: 'Value Type',
+							name: 'valueType',
+							type: 'options',
+							options: VALUE_TYPES,
+							default: 'text',
 							description:
-								'The value as JSON: text in double quotes ("Gold"), a number (42), true/false, a list or an object',
+								'How a typed value is sent. A value from an expression keeps its own type (text stays text, a number, an object or a list stays as it is).',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. Gold',
+							description: 'The value of the field, sent as the Value Type says',
 						},
 					],
 				},
@@ -124,12 +178,12 @@ export const upsert = defineOperation({
 				name: 'extraFieldInputs',
 				type: 'json',
 				default: '[]',
-				description:
-					'Inputs for extra fields (fields not from a template), as a JSON list of objects sent as they are after the template field inputs. Their shape is not documented by the API.',
+				description: `Inputs for extra fields (fields not from a template), as a JSON list of objects sent as they are after the template field inputs. The API does not document their shape; the node assumes ${EXTRA_FIELD_EXAMPLE}.`,
 			},
 		]),
 	],
-	rules: [text(bodyField('phoneNumber', 'Phone Number'), { required: true, trim: true }), buildInputs],
+	rules: [phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'number' }), buildInputs],
+	assumption: `The API does not document the shape of extra-field inputs; they are sent exactly as given under Extra Field Inputs (the node assumes ${EXTRA_FIELD_EXAMPLE}). If the API's message names a field of them, write them in the shape the API expects.`,
 	// One item: { customFields: [...] }
 	output: { kind: 'single', unwrap: pick('response') },
 });

@@ -37,13 +37,14 @@ export const getInviteUrl = defineOperation({
 		text(queryField(WIRE.groupInvite.groupJid, 'Group JID'), {
 			required: true,
 			trim: true,
+			// The spec's rule: it ends with @g.us (and names a group before it).
 			check: (value) =>
-				// One "@" only and no spaces: `<group id>@g.us`.
-				value.endsWith(GROUP_JID_SUFFIX) && /^[^@\s]+@g\.us$/.test(value)
+				value.endsWith(GROUP_JID_SUFFIX) && value.length > GROUP_JID_SUFFIX.length
 					? undefined
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
 		}),
 	],
+	assumedNames: [WIRE.groupInvite.integrationId, WIRE.groupInvite.groupJid],
 	// { inviteUrl }
 	output: { kind: 'single', unwrap: pick('response') },
 });

@@ -27,6 +27,7 @@ export const getAll = defineOperation({
 		),
 	],
 	rules: [id(queryField(W.chatInternalId, 'Chat'), { required: true })],
+	assumedNames: [W.chatInternalId],
 	output: {
 		kind: 'list',
 		list: {

@@ -46,5 +46,11 @@ export const create = defineOperation({
 			patternRule: 'must be # followed by six hex digits, like #1A73E8',
 		}),
 	],
+	errors: {
+		byStatus: {
+			409: 'A tag with this name already exists (names are case-sensitive). Use another name or look the tag up instead.',
+		},
+		noReason: 'Check the Name (1-255 characters, unique in the company) and the Color (# and six hex digits).',
+	},
 	output: { kind: 'single', unwrap: pick('data.tag') },
 });

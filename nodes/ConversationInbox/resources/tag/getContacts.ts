@@ -110,6 +110,10 @@ export const getContacts = defineOperation({
 		concurrencyRule,
 	],
 	options: CONCURRENCY_OPTIONS,
+	errors: {
+		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },
+		noReason: 'Check the Tag ID or the exact Tag Name (case-sensitive).',
+	},
 	output: {
 		kind: 'list',
 		list: {
@@ -121,8 +125,9 @@ export const getContacts = defineOperation({
 				maxPageSize: PAGE_SIZE.tagContacts.max,
 				totalPath: 'data.total',
 				concurrency: CONTACT_PAGE_CONCURRENCY,
-				// A contact is on a tag once: a copy means the list moved while it was paged.
-				uniqueKey: 'phoneNumber',
+				// An identical contact twice means the list moved while it was paged. Identical as a
+				// whole: one number on two chats, or LID-only contacts without a number, all stay.
+				dedupe: true,
 			},
 		},
 	},

@@ -41,7 +41,7 @@ export const removeFromContact = defineOperation({
 				buttonText: 'Add Tag Name',
 				placeholder: 'e.g. VIP Customer',
 				description:
-					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name, or give one comma-separated text.',
+					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name; a text is always one name (commas included), a list from an expression gives several.',
 				hint: 'At most 50 tag names',
 				routing: toBody('tagNames'),
 			}),
@@ -59,7 +59,7 @@ export const removeFromContact = defineOperation({
 		]),
 	],
 	rules: [
-		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, lid: true }),
+		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'numberOrLid' }),
 		list(tagIds, { ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
 		list(tagNames, {
 			max: MAX_TAGS_PER_REMOVAL,
@@ -71,6 +71,12 @@ export const removeFromContact = defineOperation({
 		atLeastOne([tagIds, tagNames]),
 		boolean(bodyField('triggerAutomations', 'Trigger Automations')),
 	],
+	errors: {
+		byStatus: {
+			404: 'Every tag named must already exist (none is created; names are case-sensitive and exact), and the contact must be known by this phone number or LID.',
+		},
+		noReason: 'Check the Phone Number or LID, and that every Tag ID and exact Tag Name exists.',
+	},
 	// The whole result: contact, removedTags, notInContact, tags, automations.
 	output: { kind: 'single', unwrap: pick('data') },
 });

@@ -2,8 +2,27 @@ import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../sh
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
 import { filters, returnAllAndLimit, toQuery } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
+import { AssumptionFailed } from '../../helpers/output';
+import type { ListSpec } from '../../helpers/pagination';
 import { id, oneOf, queryField, text } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
+
+const STATUS = WIRE.templateList.status;
+
+/**
+ * Templates carry their status (spec), so a Status filter the API did not apply shows: an API that
+ * ignores the parameter under our assumed name would otherwise return every status silently.
+ */
+const verifyStatus: ListSpec['verify'] = (templates, query) => {
+	const wanted = query[STATUS];
+	if (typeof wanted !== 'string' || wanted === '') return;
+	const other = templates.find((template) => template.status !== undefined && template.status !== wanted);
+	if (!other) return;
+	throw new AssumptionFailed(
+		`The API returned templates whose status is not ${wanted} (e.g. ${String(other.status)}): it seems to ignore the query parameter "${STATUS}"`,
+		`The API description does not name the status filter; the node assumes "${STATUS}" (README → Assumptions about the API). Set the API's name under Options → Rename Sent Fields and run again. No output was produced for this item.`,
+	);
+};
 
 export const getAll = defineOperation({
 	resource: 'template',
@@ -50,6 +69,7 @@ export const getAll = defineOperation({
 		text(queryField(WIRE.templateList.search, 'Search'), { max: NAME_MAX_LENGTH }),
 		oneOf(queryField(WIRE.templateList.status, 'Status'), TEMPLATE_STATUS_OPTIONS),
 	],
+	assumedNames: [WIRE.templateList.integrationId, WIRE.templateList.status, WIRE.templateList.search],
 	output: {
 		kind: 'list',
 		list: {
@@ -62,6 +82,7 @@ export const getAll = defineOperation({
 				cursorPath: 'response.paging.after',
 				hasNextPath: 'response.paging.hasNext',
 			},
+			verify: verifyStatus,
 		},
 	},
 });

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	HTTP_METHOD_OPTIONS,
 	TRANSFER_TYPE_OPTIONS,
@@ -6,9 +8,31 @@ import {
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
 import { additionalFields, toBody } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import { pick } from '../../helpers/output';
+import type { Unwrap } from '../../helpers/output';
+import { AssumptionFailed, pick } from '../../helpers/output';
 import { bodyField, id, integer, keyValueList, oneOf, url } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
+
+const ECHOED = [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType];
+
+/**
+ * The webhook as created. The record carries `method`, `type` and `transferType` (spec), so a field
+ * the API did not read under the node's assumed name shows as a different value: the webhook then
+ * exists with settings the user did not choose, and the node says so instead of passing it on.
+ */
+const createdWebhook: Unwrap = (body, request) => {
+	const [webhook] = pick('response.webhook')(body, request);
+	const sent = (request.body ?? {}) as IDataObject;
+	const differing = ECHOED.filter(
+		(key) => sent[key] !== undefined && webhook[key] !== undefined && webhook[key] !== sent[key],
+	);
+	if (differing.length === 0) return [webhook];
+	const what = differing.map((key) => `${key} ${String(webhook[key])} instead of ${String(sent[key])}`).join(', ');
+	throw new AssumptionFailed(
+		`The webhook was created with ${what}: the API did not read ${differing.map((key) => `"${key}"`).join(', ')}`,
+		`The API description does not name these request fields; the node assumes ${ECHOED.map((key) => `"${key}"`).join(', ')} (README → Assumptions about the API). The webhook ${String(webhook.id ?? '')} now exists on the platform with the settings above (the API cannot delete webhooks). Set the API's names under Options → Rename Sent Fields before creating it again.`,
+	);
+};
 
 export const create = defineOperation({
 	resource: 'webhook',
@@ -115,8 +139,9 @@ export const create = defineOperation({
 		}),
 		oneOf(bodyField(WIRE.webhookCreate.method, 'Method'), HTTP_METHOD_OPTIONS, { required: true }),
 		integer(bodyField('delayMinutes', 'Delay Minutes'), { min: 0 }),
-		keyValueList(bodyField('headers', 'Headers'), 'header', { max: 50 }),
+		keyValueList(bodyField('headers', 'Headers'), 'header'),
 		oneOf(bodyField(WIRE.webhookCreate.transferType, 'Transfer Type'), TRANSFER_TYPE_OPTIONS),
 	],
-	output: { kind: 'single', unwrap: pick('response.webhook') },
+	assumedNames: [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType],
+	output: { kind: 'single', unwrap: createdWebhook },
 });
