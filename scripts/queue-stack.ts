@@ -17,7 +17,7 @@ import { DEMO, startSandbox } from '../test/sandbox';
 import { freePort, portInUse } from '../test/e2e/harness/n8n-process';
 import { buildPackage, packPackage } from '../test/e2e/harness/package';
 import { provisionN8n } from '../test/e2e/harness/provision';
-import { startQueueStack, type QueueStack } from '../test/e2e/harness/queue-stack';
+import { describeMemory, describeStartup, startQueueStack, type QueueStack } from '../test/e2e/harness/queue-stack';
 import { DEMO_OWNER } from '../test/e2e/harness/stack';
 import { exampleNames, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../test/e2e/harness/workflows';
 
@@ -49,14 +49,6 @@ export function parseQueueArgs(argv: string[]): QueueRunOptions {
 		else if (argv[i] !== '--queue') throw new Error(`unknown argument ${argv[i]} (queue mode takes --workers N, --port N, --check, --verbose)`);
 	}
 	return options;
-}
-
-/** Memory per process as a table (MB). */
-export function memoryTable(stack: QueueStack): string {
-	return stack
-		.memory()
-		.map((m) => `  ${m.role.padEnd(9)} pid ${String(m.pid).padStart(7)}  RSS ${String(m.rssMb).padStart(4)} MB  (with its children ${m.groupRssMb} MB)`)
-		.join('\n');
 }
 
 export async function runQueueStack(options: QueueRunOptions): Promise<void> {
@@ -104,12 +96,10 @@ export async function runQueueStack(options: QueueRunOptions): Promise<void> {
 				say(`workflow "${workflow.name}"${waitsForEvents ? ' (published)' : ''}`);
 			}
 		}
-		const s = stack.startup;
-		const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 		process.stdout.write(
 			[
 				'',
-				`n8n ${install.version} in queue mode is ready in ${secs(s.totalMs)} (packages ${secs(s.packagesMs)}, postgres ${secs(s.postgresMs)}, redis ${secs(s.redisMs)}, main ${secs(s.mainMs)}, workers + webhook processor ${secs(s.othersMs)}).`,
+				`n8n ${install.version} in queue mode is ready in ${describeStartup(stack.startup)}.`,
 				'',
 				`  Editor (main):        ${stack.main.url}/   login ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
 				`  Webhook processor:    ${stack.webhookUrl}/webhook/…   (= WEBHOOK_URL)`,
@@ -118,8 +108,7 @@ export async function runQueueStack(options: QueueRunOptions): Promise<void> {
 				`  Sandbox API:          ${sandbox.baseUrl} (token ${sandbox.token})`,
 				`  Logs:                 <user folder>/n8n.log of each process: ${[stack.main, stack.webhook, ...stack.workers].map((p) => p.userFolder).join(', ')}`,
 				'',
-				'Memory:',
-				memoryTable(stack),
+				`Memory (RSS): ${describeMemory(stack.memory())}`,
 				'',
 				`Try it: curl -X POST ${sandbox.url}/_sandbox/simulate/message -H 'content-type: application/json' -d '{"integrationId":"${DEMO.integrations.whatsapp.id}","phoneNumber":"${DEMO.contacts.botFlow.phoneNumber}","direction":"inbound","text":"Hello"}'`,
 				'',

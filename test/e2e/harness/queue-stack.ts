@@ -57,11 +57,23 @@ export interface StartupTimes {
 	packagesMs: number;
 	postgresMs: number;
 	redisMs: number;
-	/** main until ready (it runs the database migrations) */
+	/** main until ready (all n8n processes start together; the first to get the lock migrates the database) */
 	mainMs: number;
-	/** workers and the webhook processor, started together, until all are ready */
-	othersMs: number;
+	/** all n8n processes (main, workers, webhook processor) until every one is ready */
+	n8nMs: number;
 	totalMs: number;
+}
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** One line: the total and its parts. */
+export function describeStartup(s: StartupTimes): string {
+	return `${secs(s.totalMs)} (apt-get ${secs(s.packagesMs)}, postgres ${secs(s.postgresMs)}, redis ${secs(s.redisMs)}, then n8n: main ready after ${secs(s.mainMs)}, all processes after ${secs(s.n8nMs)})`;
+}
+
+/** One line per process. */
+export function describeMemory(memory: ProcessMemory[]): string {
+	return memory.map((m) => `${m.role} ${m.rssMb} MB (with children ${m.groupRssMb} MB)`).join(', ');
 }
 
 export interface ProcessMemory {
@@ -228,21 +240,28 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			return worker;
 		};
 
+		// All at once: every n8n process runs the pending migrations under a Postgres advisory lock
+		// (n8n's own; the others wait for it), so nothing needs main to be up first.
 		t = Date.now();
 		const mainFolder = userFolder('main');
-		let main = await startMain();
-		processes.push(main);
-		const mainMs = Date.now() - t;
-		log(`main ready on ${mainUrl} (${(mainMs / 1000).toFixed(1)} s)`);
-
-		t = Date.now();
-		const startWebhook = N8nProcess.start({ install, userFolder: userFolder('webhook'), port: webhookPort, logLevel, command: 'webhook', env: shared }).then((w) => {
-			processes.push(w);
-			return w;
-		});
-		const [webhook, ...workers] = await Promise.all([startWebhook, ...Array.from({ length: options.workers ?? 2 }, () => startWorker())]);
-		const othersMs = Date.now() - t;
-		log(`webhook processor on ${webhookUrl} and ${workers.length} workers ready (${(othersMs / 1000).toFixed(1)} s)`);
+		let mainMs = 0;
+		const started = await Promise.allSettled([
+			startMain().then((m) => {
+				processes.push(m);
+				mainMs = Date.now() - t;
+				return m;
+			}),
+			N8nProcess.start({ install, userFolder: userFolder('webhook'), port: webhookPort, logLevel, command: 'webhook', env: shared }).then((w) => {
+				processes.push(w);
+				return w;
+			}),
+			...Array.from({ length: options.workers ?? 2 }, () => startWorker()),
+		]);
+		const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+		if (failed) throw failed.reason;
+		let [main, webhook, ...workers] = started.map((r) => (r as PromiseFulfilledResult<N8nProcess>).value);
+		const n8nMs = Date.now() - t;
+		log(`main on ${mainUrl} (ready after ${(mainMs / 1000).toFixed(1)} s), webhook processor on ${webhookUrl} and ${workers.length} workers: all ready in ${(n8nMs / 1000).toFixed(1)} s`);
 
 		const client = new QueueClient(mainUrl, install.major, new N8nClient(webhookUrl, install.major));
 		if (await client.ownerIsSetUp()) await client.login(DEMO_OWNER.email, DEMO_OWNER.password);
@@ -253,7 +272,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			type: CREDENTIAL_TYPE,
 			data: { baseUrl: options.api.baseUrl, apiToken: options.api.apiToken },
 		});
-		const startup: StartupTimes = { packagesMs, postgresMs, redisMs, mainMs, othersMs, totalMs: Date.now() - t0 };
+		const startup: StartupTimes = { packagesMs, postgresMs, redisMs, mainMs, n8nMs, totalMs: Date.now() - t0 };
 
 		const stack: QueueStack = {
 			get main() {
