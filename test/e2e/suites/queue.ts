@@ -152,7 +152,11 @@ export function describeQueue(): void {
 		beforeAll(async () => {
 			const install = fromEnv<N8nInstall>('E2E_N8N_2');
 			const packed = fromEnv<PackedPackage>('E2E_PACKED');
-			sandbox = await startSandbox({ quiet: true, minuteMs: 20 });
+			// The platform's 5 s delivery timeout is the sandbox's default; on a loaded CI machine the
+			// webhook processor can answer a burst's deliveries later than that, and a timed-out
+			// delivery would be counted as lost by the sender although n8n ran it. This suite is about
+			// what n8n does with each delivery, so the sender waits up to 60 s.
+			sandbox = await startSandbox({ quiet: true, minuteMs: 20, deliveryTimeoutMs: 60_000 });
 			queue = await startQueueStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, log: report });
 			report(`stack ready in ${describeStartup(queue.startup)}`);
 			report(`memory after start: ${describeMemory(queue.memory())}`);
@@ -237,10 +241,28 @@ export function describeQueue(): void {
 			const registrations = (): Webhook[] => [...ctx().sandbox.state.webhooks.values()].filter((w) => w.url === productionUrl);
 			const creates = (): number => ctx().sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create').length;
 
+			/**
+			 * Waits until the workflow has at least `count` executions not seen before, all finished
+			 * (success, error, crashed, canceled), and returns them with their data, oldest first.
+			 */
 			async function newExecutions(count: number, timeoutMs = 60_000): Promise<Execution[]> {
-				const executions = await ctx().client.waitForExecutions(workflow.id, known, count, timeoutMs);
-				for (const e of executions) known.add(e.id);
-				return executions;
+				const c = ctx();
+				const fresh = await until(
+					`${count} new finished executions of the trigger workflow`,
+					async () => {
+						const list = (await c.client.listExecutions(workflow.id)).filter((e) => !known.has(e.id));
+						return list.length >= count && list.every((e) => FINISHED.includes(e.status)) ? list : undefined;
+					},
+					timeoutMs,
+				);
+				const ids = fresh.map((e) => e.id).sort((a, b) => Number(a) - Number(b));
+				for (const id of ids) known.add(id);
+				return await executionsWithData(c, ids);
+			}
+
+			/** Executions left by an earlier test (e.g. one that failed half-way) are not this test's. */
+			async function forgetEarlierExecutions(): Promise<void> {
+				for (const id of await ctx().client.executionIds(workflow.id)) known.add(id);
 			}
 
 			/** `count` inbound messages from the (known) contact, `BURST_CONCURRENCY` at a time, through the sandbox's webhook delivery. */
@@ -303,8 +325,10 @@ export function describeQueue(): void {
 
 			test(`a burst of ${BURST} deliveries, ${BURST_CONCURRENCY} at a time, gives exactly ${BURST} executions, none doubled, on both workers`, async () => {
 				const c = ctx();
+				await forgetEarlierExecutions();
 				const deliveries = await burst('burst', BURST);
-				expect(deliveries.map((d) => d.map((x) => `${x.event} ${x.status}`).join())).toEqual(new Array(BURST).fill('MESSAGE_RECEIVED 200'));
+				const answers = deliveries.map((d) => d.map((x) => `${x.event} ${x.status ?? x.error}`).join());
+				expect(answers.filter((a) => a !== 'MESSAGE_RECEIVED 200')).toEqual([]);
 				const executions = await newExecutions(BURST, 300_000);
 				const texts = executions.map(messageText);
 				expect(new Set(texts).size).toBe(BURST);
@@ -322,6 +346,7 @@ export function describeQueue(): void {
 
 			test('restarting main registers nothing new, and deliveries still run', async () => {
 				const c = ctx();
+				await forgetEarlierExecutions();
 				const before = registrations().map((h) => h.id).sort();
 				const createsBefore = creates();
 				const webhookRequestsBefore = c.sandbox.requests.filter((r) => r.path.startsWith('/v2/integration/webhook')).length;
@@ -339,6 +364,7 @@ export function describeQueue(): void {
 
 			test(`killing one worker in the middle of a burst of ${CRASH_BURST}: every delivery accounted for in n8n’s execution list`, async () => {
 				const c = ctx();
+				await forgetEarlierExecutions();
 				const [survivor, victim] = c.queue.workers;
 				const victimBefore = c.queue.executionsStartedBy(victim).length;
 				const sent = burst('crash', CRASH_BURST);
@@ -379,7 +405,9 @@ export function describeQueue(): void {
 				);
 				expect(missing).toEqual([]);
 				expect(doubled).toEqual([]);
-				expect(executions).toHaveLength(accepted.length);
+				// Every execution belongs to one delivery of this burst.
+				const sentTexts = new Set(answered.map((a) => a.text));
+				expect(executions.filter((e) => !sentTexts.has(messageText(e) ?? '')).map((e) => e.id)).toEqual([]);
 				expect(executions.every((e) => FINISHED.includes(e.status))).toBe(true);
 				// Whatever the survivor started ended successfully; only the killed worker's runs may have crashed.
 				expect(executions.filter((e) => c.queue.executionsStartedBy(survivor).includes(e.id) && e.status !== 'success').map((e) => [e.id, e.status])).toEqual([]);
