@@ -388,29 +388,39 @@ export function describeQueue(): void {
 				);
 				const executions = await executionsWithData(c, settled.map((e) => e.id));
 				for (const e of executions) known.add(e.id);
+				// A run on the killed worker that n8n gave up on (the webhook processor that queued it
+				// sees its job fail as stalled and saves the execution as an error, with n8n's error in
+				// place of the run data; main's recovery would mark a leftover one crashed) no longer
+				// carries the message: it is matched by count, and by id to the killed worker's log.
 				const byText = new Map<string, Execution[]>();
+				const gaveUp: Execution[] = [];
 				for (const e of executions) {
-					const text = messageText(e) ?? `(no message in execution ${e.id})`;
-					byText.set(text, [...(byText.get(text) ?? []), e]);
+					const text = messageText(e);
+					if (text === undefined) gaveUp.push(e);
+					else byText.set(text, [...(byText.get(text) ?? []), e]);
 				}
+				const sentTexts = new Set(answered.map((a) => a.text));
+				const strays = [...byText.keys()].filter((text) => !sentTexts.has(text));
 				const missing = accepted.filter((a) => !byText.has(a.text)).map((a) => a.text);
 				const doubled = [...byText.entries()].filter(([, list]) => list.length > 1).map(([text]) => text);
 				const count = (status: string): number => executions.filter((e) => e.status === status).length;
-				const onVictim = executions.filter((e) => c.queue.executionsStartedBy(victim).includes(e.id)).length;
-				const onSurvivor = executions.filter((e) => c.queue.executionsStartedBy(survivor).includes(e.id)).length;
+				const startedOnVictim = new Set(c.queue.executionsStartedBy(victim));
+				const startedOnSurvivor = new Set(c.queue.executionsStartedBy(survivor));
 				report(
 					`worker killed mid-burst: ${CRASH_BURST} deliveries, ${accepted.length} answered 200 (others: ${JSON.stringify(answered.filter((a) => a.status !== 200).map((a) => a.status))}); ` +
 						`${executions.length} executions: ${count('success')} success, ${count('crashed')} crashed, ${count('error')} error, ${count('canceled')} canceled; ` +
-						`started on the killed worker ${onVictim}, on the survivor ${onSurvivor}; missing ${missing.length}, doubled ${doubled.length}`,
+						`started on the killed worker ${executions.filter((e) => startedOnVictim.has(e.id)).length}, on the survivor ${executions.filter((e) => startedOnSurvivor.has(e.id)).length}; ` +
+						`deliveries without a successful run ${missing.length} = executions n8n marked failed/crashed ${gaveUp.length} ` +
+						`(${JSON.stringify(gaveUp.map((e) => [e.id, e.status, e.data.resultData.error?.message?.slice(0, 80)]))}); doubled ${doubled.length}, strays ${strays.length}`,
 				);
-				expect(missing).toEqual([]);
 				expect(doubled).toEqual([]);
-				// Every execution belongs to one delivery of this burst.
-				const sentTexts = new Set(answered.map((a) => a.text));
-				expect(executions.filter((e) => !sentTexts.has(messageText(e) ?? '')).map((e) => e.id)).toEqual([]);
-				expect(executions.every((e) => FINISHED.includes(e.status))).toBe(true);
-				// Whatever the survivor started ended successfully; only the killed worker's runs may have crashed.
-				expect(executions.filter((e) => c.queue.executionsStartedBy(survivor).includes(e.id) && e.status !== 'success').map((e) => [e.id, e.status])).toEqual([]);
+				expect(strays).toEqual([]);
+				// Each execution succeeded, or n8n marked it failed/crashed and it had started on the killed worker.
+				expect(executions.filter((e) => e.status !== 'success' && !(['error', 'crashed'].includes(e.status) && startedOnVictim.has(e.id))).map((e) => [e.id, e.status])).toEqual([]);
+				// Every accepted delivery without an execution carrying its message is matched by one
+				// such marked execution that no longer carries it.
+				expect(gaveUp.filter((e) => e.status === 'success')).toEqual([]);
+				expect(gaveUp.length).toBe(missing.length);
 			}, 900_000);
 		});
 	});
