@@ -13,16 +13,15 @@ import { randomUUID } from 'node:crypto';
 import { DEMO, startSandbox } from '../../sandbox';
 import type { Delivery, Sandbox, Webhook } from '../../sandbox';
 import { importAndActivate, waitForTriggerActivation, webhookPathOf, type E2EContext } from '../harness/context';
-import { nodeJson, type Execution, type ExecutionSummary, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
+import { nodeJson, type Execution, type ExecutionSummary, type WorkflowRecord } from '../harness/n8n-client';
 import { processGroupMembers } from '../harness/n8n-process';
 import type { PackedPackage } from '../harness/package';
 import { N8N_VERSIONS, selectedMajors, type N8nInstall } from '../harness/provision';
 import { describeMemory, describeStartup, QUEUE_KEYS, startQueueStack, type QueueStack } from '../harness/queue-stack';
-import { chainWorkflow, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+import { chainWorkflow } from '../harness/workflows';
 import { resourcesSuite } from './resources';
+import { EVENTS, TRIGGER, triggerWorkflow } from './trigger';
 
-const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'];
-const TRIGGER = 'Inbox events';
 const BURST = 500;
 const BURST_CONCURRENCY = 20;
 /** deliveries in the burst during which a worker is killed */
@@ -108,32 +107,6 @@ function messageText(execution: Execution): string | undefined {
 
 async function executionsWithData(ctx: QueueContext, ids: string[]): Promise<Execution[]> {
 	return await pool(ids.length, 10, async (i) => await ctx.client.getExecution(ids[i]));
-}
-
-function triggerWorkflow(ctx: QueueContext, webhookId: string): WorkflowDefinition {
-	return {
-		name: 'e2e queue trigger',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId,
-				parameters: {
-					integrationId: { __rl: true, mode: 'id', value: DEMO.integrations.whatsapp.id },
-					events: EVENTS,
-					transferType: 'ALL',
-					delayMinutes: 0,
-					options: {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: { id: ctx.stack.credential.id, name: ctx.stack.credential.name } },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	};
 }
 
 function fromEnv<T>(name: string): T {
