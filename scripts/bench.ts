@@ -9,6 +9,7 @@
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *            --trigger-version 2                  (typeVersion of our trigger in the burst; 1 for the old one)
+ *            --queue [--workers 2]                (only the trigger burst: one process vs queue mode, see mainQueue)
  *
  * Per list case the figure is the node's own `executionTime` in the execution's runData (what n8n
  * shows as the node's run time), median of `--runs` runs after one warm-up, for
@@ -39,6 +40,7 @@ import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/h
 import type { CredentialRecord, WorkflowDefinition, WorkflowNode, WorkflowRecord } from '../test/e2e/harness/n8n-client';
 import { buildPackage, packPackage, type PackedPackage } from '../test/e2e/harness/package';
 import { N8N_VERSIONS, provisionN8n, REPO_ROOT } from '../test/e2e/harness/provision';
+import { describeMemory, describeStartup, startQueueStack, type QueueStack } from '../test/e2e/harness/queue-stack';
 import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
 import { ACTION_NODE_TYPE, chainWorkflow, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../test/e2e/harness/workflows';
 
@@ -59,6 +61,9 @@ const N8N_ENV: Record<string, string> = Object.fromEntries(
 		.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
 const TRIGGER_VERSION = option('trigger-version', 2);
+/** --queue: the trigger burst on the queue-mode stack vs one process (test/e2e/harness/queue-stack.ts) */
+const QUEUE = process.argv.includes('--queue');
+const QUEUE_WORKERS = Math.max(1, Math.round(option('workers', 2)));
 const REQUIRE_RUNS = 7;
 const SEED = { contactsOnBigTag: 10_000, templates: 2_000, chats: 5_000 };
 /** Our node's default (CONTACT_PAGE_CONCURRENCY in resources/tag/getContacts.ts). */
@@ -406,17 +411,22 @@ async function waitRouted(url: string, body: unknown): Promise<void> {
 
 type BurstTarget = 'trigger' | 'plain' | 'plainV1';
 
+/** A published workflow with our trigger, its production URL under `webhookBase`, and the platform's delivery headers. */
+async function liveTrigger(ctx: E2EContext, webhookBase: string): Promise<{ workflow: WorkflowRecord; url: string; headers: Record<string, string> }> {
+	const webhookId = randomUUID();
+	const url = `${webhookBase}/webhook/${webhookId}/webhook`;
+	const workflow = await ctx.client.createWorkflow(triggerWorkflow(ctx.stack.credential, webhookId));
+	await ctx.client.activate(workflow.id);
+	return { workflow, url, headers: await triggerHeaders(ctx, workflow.id, url) };
+}
+
 /**
  * The same bursts into our trigger, n8n's Webhook node v2 (the target) and v1 (control), in
  * rotating order; every workflow deactivated afterwards.
  */
 async function measureTrigger(ctx: E2EContext): Promise<Record<BurstTarget, BurstResult[]>> {
 	const { stack } = ctx;
-	const webhookId = randomUUID();
-	const triggerUrl = `${stack.n8n.url}/webhook/${webhookId}/webhook`;
-	const triggerWf = await stack.client.createWorkflow(triggerWorkflow(stack.credential, webhookId));
-	await stack.client.activate(triggerWf.id);
-	const headers = await triggerHeaders(ctx, triggerWf.id, triggerUrl);
+	const { workflow: triggerWf, url: triggerUrl, headers } = await liveTrigger(ctx, stack.n8n.url);
 
 	/** n8n's plain Webhook node (answers on receipt), in typeVersion 2 (current) or 1. */
 	const plainWebhook = async (typeVersion: number): Promise<{ workflow: WorkflowRecord; url: string }> => {
@@ -459,6 +469,78 @@ async function measureTrigger(ctx: E2EContext): Promise<Record<BurstTarget, Burs
 	await stack.client.deactivate(plain.workflow.id);
 	await stack.client.deactivate(plainV1.workflow.id);
 	return runs;
+}
+
+// ---- queue mode -----------------------------------------------------------------------------
+
+/** The trigger's bursts (warm-up first) into one n8n setup; the workflow is unpublished afterwards. */
+async function triggerBursts(ctx: E2EContext, webhookBase: string, label: string): Promise<BurstResult[]> {
+	const { workflow, url, headers } = await liveTrigger(ctx, webhookBase);
+	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(deliveryBody(-1)) }).then((r) => r.arrayBuffer());
+	await sleep(2000);
+	const runs: BurstResult[] = [];
+	for (let run = 0; run < BURST_RUNS; run++) {
+		const result = await burst(ctx, workflow, url, headers);
+		runs.push(result);
+		log(`burst ${run + 1} ${label}: ${result.ms} ms to the last execution (sent in ${result.sendMs} ms, answers ${JSON.stringify(result.statuses)}, failed ${result.failed}, median execution ${result.executionMs} ms)`);
+		await sleep(1500);
+	}
+	await ctx.client.deactivate(workflow.id);
+	return runs;
+}
+
+/**
+ * `--queue`: the trigger burst on one n8n process (the harness's default: regular mode, SQLite)
+ * and on the queue-mode stack (main + `--workers` workers + webhook processor, Postgres, Redis),
+ * one after the other, never both running at once.
+ */
+async function mainQueue(): Promise<void> {
+	const install = provisionN8n('2');
+	log('building and packing the package');
+	buildPackage();
+	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
+	let sandbox: Sandbox | undefined;
+	let single: N8nStack | undefined;
+	let queue: QueueStack | undefined;
+	try {
+		const packed = packPackage(packDir);
+		sandbox = await startSandbox({ quiet: true });
+		const api = { baseUrl: sandbox.baseUrl, apiToken: sandbox.token };
+		log(`single process: starting n8n ${install.version}`);
+		single = await startN8nStack({ install, packed, api, folderPrefix: 'n8n-bench-', logLevel: 'info', env: N8N_ENV });
+		const singleRuns = await triggerBursts({ major: '2', install, sandbox, stack: single, client: single.client }, single.n8n.url, 'single process');
+		await single.stop();
+		single = undefined;
+
+		log(`queue mode: starting main + ${QUEUE_WORKERS} workers + webhook processor`);
+		queue = await startQueueStack({ install, packed, api, workers: QUEUE_WORKERS, logLevel: 'info', env: N8N_ENV, log });
+		const queueCtx: E2EContext = { major: '2', install, sandbox, stack: queue.asN8nStack(), client: queue.client };
+		const queueRuns = await triggerBursts(queueCtx, queue.webhookUrl, `queue mode (${QUEUE_WORKERS} workers)`);
+		const memory = queue.memory();
+		const startup = queue.startup;
+
+		const sMed = median(singleRuns.map((r) => r.ms));
+		const qMed = median(queueRuns.map((r) => r.ms));
+		const cpu = cpus();
+		console.log('');
+		console.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; n8n ${install.version}; bench on Node ${process.version}`);
+		console.log(`Trigger burst: ${BURST} deliveries, ${BURST_CONCURRENCY} at a time, straight to the production URL with the platform's headers; ${BURST_RUNS} runs after 1 warm-up delivery.`);
+		console.log('');
+		printTable([
+			['setup', 'runs (ms)', 'median', 'per delivery', 'one execution', 'failed', 'single / this'],
+			['single process (regular mode, SQLite)', singleRuns.map((r) => r.ms).join(' / '), ms(sMed), `${(sMed / BURST).toFixed(1)} ms`, ms(median(singleRuns.map((r) => r.executionMs))), String(singleRuns.reduce((n, r) => n + r.failed, 0)), '1.00×'],
+			[`queue mode: main + ${QUEUE_WORKERS} workers + webhook processor (Postgres, Redis)`, queueRuns.map((r) => r.ms).join(' / '), ms(qMed), `${(qMed / BURST).toFixed(1)} ms`, ms(median(queueRuns.map((r) => r.executionMs))), String(queueRuns.reduce((n, r) => n + r.failed, 0)), ratio(sMed / qMed)],
+		]);
+		console.log('(time from the first send until the last of the executions stopped, n8n\'s stoppedAt; every execution counted via the public API)');
+		console.log('');
+		console.log(`Queue stack start-up: ${describeStartup(startup)}`);
+		console.log(`Memory after the bursts (RSS; children = n8n's task runner): ${describeMemory(memory)}`);
+	} finally {
+		await single?.stop();
+		await queue?.stop();
+		await sandbox?.close();
+		rmSync(packDir, { recursive: true, force: true });
+	}
 }
 
 // ---- package figures ------------------------------------------------------------------------
@@ -666,7 +748,7 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
+(QUEUE ? mainQueue() : main()).catch((error: unknown) => {
 	console.error(error);
 	process.exitCode = 1;
 });

@@ -21,6 +21,7 @@
  *   --n8n 2|1            (N8N_DEV_VERSION, default 2)      n8n 2.41.1 (Node 24) or 1.123.81 (Node 20)
  *   --user-folder DIR    keep n8n's data in DIR (kept on exit; reused, and set up only once)
  *   --verbose            show n8n's log in the terminal (it is always in <user folder>/n8n.log; the path is printed)
+ *   --queue              n8n in queue mode instead (scripts/queue-stack.ts; takes --workers N, --port N, --verbose)
  * With a real API nothing is activated: an active trigger would register webhooks on the platform
  * pointing at this machine's 127.0.0.1.
  */
@@ -36,6 +37,7 @@ import { buildPackage, packPackage } from '../test/e2e/harness/package';
 import { isMajor, N8N_VERSIONS, provisionN8n, type N8nMajor } from '../test/e2e/harness/provision';
 import { DEMO_OWNER, startN8nStack, type ApiTarget, type N8nStack } from '../test/e2e/harness/stack';
 import { exampleNames, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../test/e2e/harness/workflows';
+import { parseQueueArgs, runQueueStack } from './queue-stack';
 
 interface DevOptions {
 	apiBaseUrl?: string;
@@ -173,6 +175,8 @@ async function importExamples(client: N8nClient, stack: N8nStack, activate: bool
 }
 
 async function main(): Promise<void> {
+	// --queue: the same on n8n's queue mode (main, 2 workers, webhook processor); scripts/queue-stack.ts.
+	if (process.argv.includes('--queue')) return await runQueueStack({ ...parseQueueArgs(process.argv.slice(2)), examples: true });
 	let options: DevOptions;
 	try {
 		options = parseDevArgs(process.argv.slice(2), process.env);

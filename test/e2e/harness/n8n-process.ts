@@ -83,6 +83,14 @@ export interface N8nStartOptions {
 	echo?: NodeJS.WritableStream;
 	/** options for the Node binary itself, before n8n's script (the bench's --cpu-prof) */
 	nodeArgs?: string[];
+	/**
+	 * n8n's command (default `start`). A `worker` or `webhook` process (queue mode) has no editor:
+	 * it is ready when /healthz/readiness on `port` answers 200 (for a worker, `port` is its
+	 * QUEUE_HEALTH_CHECK_PORT).
+	 */
+	command?: 'start' | 'worker' | 'webhook';
+	/** arguments after the command (e.g. --concurrency=10) */
+	args?: string[];
 }
 
 /** The environment every harness-started n8n gets: localhost only, nothing phoned home. */
@@ -142,6 +150,7 @@ export class N8nProcess {
 		private readonly child: ChildProcess,
 		private readonly logStream: WriteStream,
 		echo?: NodeJS.WritableStream,
+		readonly command: NonNullable<N8nStartOptions['command']> = 'start',
 	) {
 		const collect = (chunk: Buffer): void => {
 			const text = chunk.toString('utf8');
@@ -204,13 +213,14 @@ export class N8nProcess {
 		delete env.NODE_OPTIONS;
 		delete env.JEST_WORKER_ID;
 		const logStream = createWriteStream(join(options.userFolder, 'n8n.log'));
-		const child = spawn(options.install.node, [...(options.nodeArgs ?? []), options.install.bin, 'start'], {
+		const command = options.command ?? 'start';
+		const child = spawn(options.install.node, [...(options.nodeArgs ?? []), options.install.bin, command, ...(options.args ?? [])], {
 			cwd: options.userFolder,
 			env,
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-		const n8n = new N8nProcess(options.install, options.userFolder, port, brokerPort, child, logStream, options.echo);
+		const n8n = new N8nProcess(options.install, options.userFolder, port, brokerPort, child, logStream, options.echo, command);
 		await new Promise<void>((resolve, reject) => {
 			child.once('spawn', () => resolve());
 			child.once('error', reject);
@@ -240,7 +250,11 @@ export class N8nProcess {
 				throw new Error(`n8n ${this.install.version} exited (${JSON.stringify(this.exited)}) before it was ready:\n${this.logTail()}`);
 			}
 			// n8n answers /healthz early in its start; it prints "Editor is now accessible" last.
-			if (this.output.includes('Editor is now accessible') && (await ok('/healthz/readiness')) && (await ok('/rest/settings'))) {
+			const ready =
+				this.command === 'start'
+					? this.output.includes('Editor is now accessible') && (await ok('/healthz/readiness')) && (await ok('/rest/settings'))
+					: await ok('/healthz/readiness');
+			if (ready) {
 				this.readyOutput = this.output;
 				return;
 			}

@@ -14,12 +14,12 @@ import { waitForTriggerActivation, type E2EContext } from '../harness/context';
 import { nodeJson, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
 import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
 
-const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'];
-const TRIGGER = 'Inbox events';
+export const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'];
+export const TRIGGER = 'Inbox events';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** typeVersion 2 is what the editor adds; 1 is what the first builds saved. */
-function triggerWorkflow(ctx: E2EContext, webhookId: string, typeVersion = 2, events = EVENTS): WorkflowDefinition {
+export function triggerWorkflow(ctx: E2EContext, webhookId: string, typeVersion = 2, events = EVENTS): WorkflowDefinition {
 	return {
 		name: `e2e trigger v${typeVersion}`,
 		nodes: [
