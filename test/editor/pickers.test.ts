@@ -219,10 +219,37 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 			expect(nodeNameToToolName(toolNodeName)).toBe(toolNodeName.replace(/[^a-zA-Z0-9_-]+/g, '_'));
 			if (operation.value === 'getAll') expect(action).toMatch(/^Get many /);
 			// The thing acted on, e.g. "tag", "automation", "custom field", "integration".
+			// An integration may be called what it is for a user, a messaging line (docs/agent-descriptions.md).
 			const noun = resourceName.toLowerCase().replace(/^bot integration$/, 'bot').split(' ')[0];
-			expect(action.toLowerCase()).toContain(noun);
+			expect(action.toLowerCase()).toMatch(noun === 'integration' ? /integration|messaging line/ : new RegExp(noun));
 			expect(String(operation.description).length).toBeGreaterThan(40);
 		}
+	});
+
+	test('the actions an AI agent reads are those of docs/agent-descriptions.md (how the thing is found, at most 42 characters)', () => {
+		const actions = Object.fromEntries(operations.map(({ resource, operation }) => [`${resource}.${String(operation.value)}`, operation.action]));
+		expect(actions).toEqual({
+			'tag.create': 'Create a tag with a unique name',
+			'tag.removeFromContact': 'Remove tags from a contact by phone number',
+			'tag.getContacts': 'Get contacts of a tag by tag name or ID',
+			'automation.update': 'Update an automation trigger by its ID',
+			'automation.delete': 'Delete an automation trigger by its ID',
+			'automation.stopInChat': 'Stop the bot or automation in a chat',
+			'botIntegration.create': 'Create a bot integration from a flow URL',
+			'integration.getAll': 'Get many integrations (messaging lines)',
+			'integration.disconnect': 'Disconnect an integration (messaging line)',
+			'integration.delete': 'Delete an integration (messaging line)',
+			'integration.validatePhoneNumber': 'Check a number exists on a messaging line',
+			'webhook.create': 'Create a webhook for integration events',
+			'template.getAll': 'Get many message templates of a channel',
+			'group.getInviteUrl': 'Get the invite link of a group by its JID',
+			'customField.get': "Get a contact's custom fields by phone",
+			'customField.upsert': "Create or update a contact's custom fields",
+			'chat.getAll': 'Get many chats of an inbox category',
+			'message.getAll': 'Get many messages of a chat by chat ID',
+			'user.getAll': 'Get many users (attendants)',
+		});
+		for (const action of Object.values(actions)) expect(String(action).length).toBeLessThanOrEqual(42);
 	});
 
 	test('the tool description n8n gives an AI agent is the action plus the node name', () => {
@@ -285,8 +312,8 @@ function subtitleOf(nodeType: typeof node | ConversationInboxTrigger, typeName: 
 
 describe('subtitles read as words', () => {
 	test.each([
-		['template', 'getAll', 'Get many message templates'],
-		['customField', 'get', "Get a contact's custom fields"],
+		['template', 'getAll', 'Get many message templates of a channel'],
+		['customField', 'get', "Get a contact's custom fields by phone"],
 	])('action node, %s → %s: "%s"', (resource, operation, expected) => {
 		expect(subtitleOf(node, NODE_TYPE, { resource, operation })).toBe(expected);
 	});

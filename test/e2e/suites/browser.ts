@@ -207,7 +207,7 @@ export function browserSuite(ctx: () => E2EContext): void {
 		test('the canvas shows the operation in words under the node name', async () => {
 			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
 			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${TEMPLATES_NODE}"]`);
-			await node.getByText('Get many message templates', { exact: true }).waitFor({ state: 'visible' });
+			await node.getByText('Get many message templates of a channel', { exact: true }).waitFor({ state: 'visible' });
 			expect(await node.innerText()).not.toMatch(/getAll|template:/);
 		}, 60_000);
 

@@ -20,7 +20,7 @@ export const stopInChat = defineOperation({
 	resource: 'automation',
 	operation: 'stopInChat',
 	name: 'Stop in Chat',
-	action: 'Stop the automation running in a chat',
+	action: 'Stop the bot or automation in a chat',
 	description:
 		'Stop the bot flow or system automation running in a chat. Identify the chat by its internal ID, its channel chat ID or the contact\'s phone number (at least one). Returns whether something was stopped, the chat and the stopped automations.',
 	method: 'POST',

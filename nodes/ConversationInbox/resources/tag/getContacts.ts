@@ -77,7 +77,7 @@ export const getContacts = defineOperation({
 	resource: 'tag',
 	operation: 'getContacts',
 	name: 'Get Contacts',
-	action: 'Get the contacts that have a tag',
+	action: 'Get contacts of a tag by tag name or ID',
 	description:
 		'List the contacts that have a tag, given the tag\'s ID or exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	method: 'GET',
