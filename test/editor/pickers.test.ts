@@ -11,6 +11,7 @@ import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.cre
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { ID_PLACEHOLDER } from '../../nodes/shared/constants';
 import { DEMO } from '../sandbox';
 import { makeWorkflow } from '../helpers/n8n-harness';
 import { allProperties, description, findProperty, node, NODE_TYPE } from './helpers';
@@ -52,7 +53,8 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 			.filter((entry) => entry.property.type === 'resourceLocator')
 			.map(key)
 			.sort();
-		expect(locators).toEqual(LOCATORS.map(([path]) => path).sort());
+		// Tag → Get Contacts' Tag is a locator without a list (the API cannot list tags): tested below.
+		expect(locators).toEqual([...LOCATORS.map(([path]) => path), 'tag.getContacts.tag'].sort());
 		const plainIds = allProperties().filter(
 			(entry) =>
 				['integrationId', 'chatInternalId'].includes(entry.property.name) &&
@@ -112,13 +114,28 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(Object.keys(new ConversationInboxTrigger().methods.listSearch)).toEqual(['searchIntegrations']);
 	});
 
+	test('Tag → Get Contacts: one Tag field with modes By ID / By Name, no list (the API cannot list tags)', () => {
+		const tag = findProperty('tag', 'getContacts', 'tag');
+		expect(tag).toMatchObject({ displayName: 'Tag', type: 'resourceLocator', required: true, default: { mode: 'id', value: '' } });
+		const [byId, byName, ...others] = modesOf(tag);
+		expect(others).toEqual([]);
+		expect(byId).toMatchObject({ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${ID_PLACEHOLDER}` });
+		expect(byId.hint).toMatch(/cannot list tags.*look like c[a-z0-9]{24}\.$/);
+		const regex = new RegExp((byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex);
+		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
+		expect(byName).toMatchObject({ displayName: 'By Name', name: 'name', type: 'string' });
+		expect(byName.hint).toMatch(/exact name, case-sensitive/);
+		// The former two fields stay only as hidden parameters, so that saved workflows still run.
+		const former = description.properties.filter((p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts'));
+		expect(former.map((p) => [p.name, p.type])).toEqual([['tagId', 'hidden'], ['tagName', 'hidden']]);
+	});
+
 	test('things the API cannot list (tags, bot flows, automation triggers, sectors, template fields) say where to find their IDs', () => {
 		const expected: Array<[string, RegExp]> = [
 			['automation.delete.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.updateFields.tagId', /cannot list tags.*Tag → Create/],
 			['automation.update.updateFields.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
-			['tag.getContacts.tagId', /cannot list tags/],
 			['tag.removeFromContact.tagIds', /At most 50 tag IDs\. The API cannot list tags/],
 			['chat.getAll.filters.tagIds', /cannot list tags/],
 			['chat.getAll.filters.sectorIds', /cannot list sectors.*"sectorId"/],

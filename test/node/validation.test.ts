@@ -106,9 +106,9 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		'Missing Tag IDs or Tag Names: give at least one of them',
 	],
 	[
-		'tag ID or tag name for the contact list',
+		'the Tag of the contact list (By ID or By Name)',
 		{ resource: 'tag', operation: 'getContacts', returnAll: true },
-		'Missing Tag ID or Tag Name: give at least one of them',
+		"Missing Tag: give the tag's ID (By ID) or its exact name (By Name)",
 	],
 	[
 		'specific message for RECEIVE_SPECIFIC_MESSAGE',

@@ -89,10 +89,12 @@ const cases: BadInput[] = [
 	row('trigger automations from ={{ "yes" }}', base.tagRemove, { additionalFields: { triggerAutomations: '={{ "yes" }}' } }, 'Trigger Automations', BOOLEAN),
 
 	// Tag → Get Contacts
-	row('tag ID upper case', base.tagContacts, { tagId: ID.toUpperCase() }, 'Tag ID', ID_RULE),
-	row('tag ID 24 characters', base.tagContacts, { tagId: ID.slice(0, 24) }, 'Tag ID', ID_RULE),
-	row('tag name 256 characters', base.tagContacts, { tagId: '', tagName: long(256) }, 'Tag Name', /must be 1-255 characters/),
-	row('neither tag ID nor tag name', base.tagContacts, { tagId: '' }, 'Tag ID or Tag Name', /give at least one of them/),
+	row('tag By ID upper case', base.tagContacts, { tag: { __rl: true, mode: 'id', value: ID.toUpperCase() } }, 'Tag', ID_RULE),
+	row('tag By ID 24 characters', base.tagContacts, { tag: { __rl: true, mode: 'id', value: ID.slice(0, 24) } }, 'Tag', ID_RULE),
+	row('tag By ID given a name', base.tagContacts, { tag: { __rl: true, mode: 'id', value: 'VIP' } }, 'Tag', ID_RULE),
+	row('tag By Name 256 characters', base.tagContacts, { tag: { __rl: true, mode: 'name', value: long(256) } }, 'Tag', /must be 1-255 characters/),
+	row('tag empty', base.tagContacts, { tag: { __rl: true, mode: 'name', value: '' } }, 'Tag', /give the tag's ID \(By ID\) or its exact name \(By Name\)/),
+	row('former Tag ID parameter upper case', base.tagContacts, { tag: { __rl: true, mode: 'id', value: '' }, tagId: ID.toUpperCase() }, 'Tag', ID_RULE),
 	row('limit 0', base.tagContacts, { limit: 0 }, 'Limit', LIMIT),
 	row('limit from ={{ 2.5 }}', base.tagContacts, { limit: '={{ 2.5 }}' }, 'Limit', LIMIT),
 	row('limit from ={{ "ten" }}', base.tagContacts, { limit: '={{ "ten" }}' }, 'Limit', LIMIT),

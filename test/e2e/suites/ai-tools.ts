@@ -20,7 +20,7 @@ const CONTACTS_LIMIT = 10;
 const TOOLS: ToolNodeSpec[] = [
 	{
 		name: 'Get contacts of a tag',
-		parameters: { resource: 'tag', operation: 'getContacts', tagName: fromAI('Tag_Name', 'Exact name of the tag'), returnAll: false, limit: CONTACTS_LIMIT },
+		parameters: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'name', value: fromAI('Tag_Name', 'Exact name of the tag') }, returnAll: false, limit: CONTACTS_LIMIT },
 	},
 	{
 		name: 'Remove tags from a contact',
