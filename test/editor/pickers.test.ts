@@ -130,6 +130,17 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(former.map((p) => [p.name, p.type])).toEqual([['tagId', 'hidden'], ['tagName', 'hidden']]);
 	});
 
+	test('Stop in Chat: the notice right above the three chat identifiers says they are alternatives', () => {
+		const names = description.properties
+			.filter((p) => p.displayOptions?.show?.operation?.includes('stopInChat'))
+			.map((p) => p.name);
+		const at = names.indexOf('stopInChatNotice');
+		expect(names.slice(at, at + 4)).toEqual(['stopInChatNotice', 'chatInternalId', 'chatId', 'phoneNumber']);
+		expect(findProperty('automation', 'stopInChat', 'stopInChatNotice').displayName).toMatch(
+			/^Find the chat by one of the three fields below: Chat, Channel Chat ID or Phone Number\. One is enough/,
+		);
+	});
+
 	test('things the API cannot list (tags, bot flows, automation triggers, sectors, template fields) say where to find their IDs', () => {
 		const expected: Array<[string, RegExp]> = [
 			['automation.delete.automationTriggerId', /cannot list automation triggers/],

@@ -28,7 +28,7 @@ export const stopInChat = defineOperation({
 	fields: [
 		{
 			displayName:
-				'Identify the chat with at least one of Chat, Channel Chat ID or Phone Number. When several chats match, the one with the most recent message is used.',
+				'Find the chat by one of the three fields below: Chat, Channel Chat ID or Phone Number. One is enough; leave the others empty. When several chats match, the one with the most recent message is used.',
 			name: 'stopInChatNotice',
 			type: 'notice',
 			default: '',
