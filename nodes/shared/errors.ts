@@ -64,7 +64,7 @@ const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	},
 	404: {
 		headline: 'The API could not find what the request names',
-		hint: 'Check the IDs and names in this item: one of them does not exist (any more).',
+		hint: 'Check the IDs and names you gave: one of them does not exist (any more).',
 	},
 	409: {
 		headline: 'The request conflicts with existing data',

@@ -132,10 +132,10 @@ describe.each(CASES)('$name', (testCase) => {
 	});
 
 	test('a bad id is refused before sending, naming the field and the item, in either shape', async () => {
-		const field = testCase.parameters('x').chatInternalId === 'x' ? 'Chat \\(chatInternalId\\)' : 'Integration \\(integrationId\\)';
+		const field = testCase.parameters('x').chatInternalId === 'x' ? 'Chat' : 'Integration';
 		for (const value of ['line-1', { __rl: true, mode: 'id', value: testCase.id.toUpperCase() }]) {
 			const error = await runNodeError(ctx.sandbox, { parameters: testCase.parameters(value) });
-			expect(error.message).toMatch(new RegExp(`^Invalid ${field} in item 0: must be an ID: "c" followed by 24`));
+			expect(error.message).toMatch(new RegExp(`^Invalid ${field}: must be an ID: "c" followed by 24`));
 		}
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
@@ -147,12 +147,12 @@ describe('required pickers left empty, and several items', () => {
 			const error = await runNodeError(ctx.sandbox, {
 				parameters: { resource: 'integration', operation: 'disconnect', integrationId },
 			});
-			expect(error.message).toBe('Missing Integration (integrationId) in item 0: a value is required');
+			expect(error.message).toBe('Missing Integration: a value is required');
 		}
 		const chat = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'message', operation: 'getAll', chatInternalId: { __rl: true, mode: 'list', value: '' } },
 		});
-		expect(chat.message).toBe('Missing Chat (chatInternalId) in item 0: a value is required');
+		expect(chat.message).toBe('Missing Chat: a value is required');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -183,7 +183,7 @@ describe('required pickers left empty, and several items', () => {
 		expect(out.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
 		expect(out[1].error).toBeInstanceOf(NodeOperationError);
 		expect(out[1].json.error).toBe(
-			'Invalid Chat (chatInternalId) in item 1: must be an ID: "c" followed by 24 lowercase letters or digits, got "alice"',
+			'Invalid Chat: must be an ID: "c" followed by 24 lowercase letters or digits, got "alice" [item 1]',
 		);
 		expect(ctx.sandbox.requests.map((request) => request.query.chatInternalId)).toEqual([ALICE_CHAT, DEMO.chats.lid.id]);
 	});
@@ -209,7 +209,7 @@ describe('an ID field that is not a picker', () => {
 			},
 		});
 		expect(error.message).toBe(
-			'Invalid Automation Trigger ID (automationTriggerId) in item 0: must be an ID: "c" followed by 24 lowercase letters or digits, got "trigger-1"',
+			'Invalid Automation Trigger ID: must be an ID: "c" followed by 24 lowercase letters or digits, got "trigger-1"',
 		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
@@ -264,7 +264,7 @@ describe('multi-selects: what the editor stores (a list) and older shapes (a com
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { ...base, updateFields: { ...fields, integrations: [WHATSAPP, 'Support WhatsApp'] } },
 		});
-		expect(error.message).toMatch(/^Invalid Integration Names or IDs \(integrations\) in item 0: entry 2 must be an ID/);
+		expect(error.message).toMatch(/^Invalid Integration Names or IDs: entry 2 must be an ID/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });

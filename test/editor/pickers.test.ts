@@ -11,6 +11,7 @@ import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.cre
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { ID_PLACEHOLDER } from '../../nodes/shared/constants';
 import { DEMO } from '../sandbox';
 import { makeWorkflow } from '../helpers/n8n-harness';
 import { allProperties, description, findProperty, node, NODE_TYPE } from './helpers';
@@ -52,7 +53,8 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 			.filter((entry) => entry.property.type === 'resourceLocator')
 			.map(key)
 			.sort();
-		expect(locators).toEqual(LOCATORS.map(([path]) => path).sort());
+		// Tag → Get Contacts' Tag is a locator without a list (the API cannot list tags): tested below.
+		expect(locators).toEqual([...LOCATORS.map(([path]) => path), 'tag.getContacts.tag'].sort());
 		const plainIds = allProperties().filter(
 			(entry) =>
 				['integrationId', 'chatInternalId'].includes(entry.property.name) &&
@@ -112,13 +114,39 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(Object.keys(new ConversationInboxTrigger().methods.listSearch)).toEqual(['searchIntegrations']);
 	});
 
+	test('Tag → Get Contacts: one Tag field with modes By ID / By Name, no list (the API cannot list tags)', () => {
+		const tag = findProperty('tag', 'getContacts', 'tag');
+		expect(tag).toMatchObject({ displayName: 'Tag', type: 'resourceLocator', required: true, default: { mode: 'id', value: '' } });
+		const [byId, byName, ...others] = modesOf(tag);
+		expect(others).toEqual([]);
+		expect(byId).toMatchObject({ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${ID_PLACEHOLDER}` });
+		expect(byId.hint).toMatch(/cannot list tags.*look like c[a-z0-9]{24}\.$/);
+		const regex = new RegExp((byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex);
+		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
+		expect(byName).toMatchObject({ displayName: 'By Name', name: 'name', type: 'string' });
+		expect(byName.hint).toMatch(/exact name, case-sensitive/);
+		// The former two fields stay only as hidden parameters, so that saved workflows still run.
+		const former = description.properties.filter((p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts'));
+		expect(former.map((p) => [p.name, p.type])).toEqual([['tagId', 'hidden'], ['tagName', 'hidden']]);
+	});
+
+	test('Stop in Chat: the notice right above the three chat identifiers says they are alternatives', () => {
+		const names = description.properties
+			.filter((p) => p.displayOptions?.show?.operation?.includes('stopInChat'))
+			.map((p) => p.name);
+		const at = names.indexOf('stopInChatNotice');
+		expect(names.slice(at, at + 4)).toEqual(['stopInChatNotice', 'chatInternalId', 'chatId', 'phoneNumber']);
+		expect(findProperty('automation', 'stopInChat', 'stopInChatNotice').displayName).toMatch(
+			/^Find the chat by one of the three fields below: Chat, Channel Chat ID or Phone Number\. One is enough/,
+		);
+	});
+
 	test('things the API cannot list (tags, bot flows, automation triggers, sectors, template fields) say where to find their IDs', () => {
 		const expected: Array<[string, RegExp]> = [
 			['automation.delete.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.updateFields.tagId', /cannot list tags.*Tag → Create/],
 			['automation.update.updateFields.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
-			['tag.getContacts.tagId', /cannot list tags/],
 			['tag.removeFromContact.tagIds', /At most 50 tag IDs\. The API cannot list tags/],
 			['chat.getAll.filters.tagIds', /cannot list tags/],
 			['chat.getAll.filters.sectorIds', /cannot list sectors.*"sectorId"/],
@@ -219,10 +247,37 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 			expect(nodeNameToToolName(toolNodeName)).toBe(toolNodeName.replace(/[^a-zA-Z0-9_-]+/g, '_'));
 			if (operation.value === 'getAll') expect(action).toMatch(/^Get many /);
 			// The thing acted on, e.g. "tag", "automation", "custom field", "integration".
+			// An integration may be called what it is for a user, a messaging line (docs/agent-descriptions.md).
 			const noun = resourceName.toLowerCase().replace(/^bot integration$/, 'bot').split(' ')[0];
-			expect(action.toLowerCase()).toContain(noun);
+			expect(action.toLowerCase()).toMatch(noun === 'integration' ? /integration|messaging line/ : new RegExp(noun));
 			expect(String(operation.description).length).toBeGreaterThan(40);
 		}
+	});
+
+	test('the actions an AI agent reads are those of docs/agent-descriptions.md (how the thing is found, at most 42 characters)', () => {
+		const actions = Object.fromEntries(operations.map(({ resource, operation }) => [`${resource}.${String(operation.value)}`, operation.action]));
+		expect(actions).toEqual({
+			'tag.create': 'Create a tag with a unique name',
+			'tag.removeFromContact': 'Remove tags from a contact by phone number',
+			'tag.getContacts': 'Get contacts of a tag by tag name or ID',
+			'automation.update': 'Update an automation trigger by its ID',
+			'automation.delete': 'Delete an automation trigger by its ID',
+			'automation.stopInChat': 'Stop the bot or automation in a chat',
+			'botIntegration.create': 'Create a bot integration from a flow URL',
+			'integration.getAll': 'Get many integrations (messaging lines)',
+			'integration.disconnect': 'Disconnect an integration (messaging line)',
+			'integration.delete': 'Delete an integration (messaging line)',
+			'integration.validatePhoneNumber': 'Check a number exists on a messaging line',
+			'webhook.create': 'Create a webhook for integration events',
+			'template.getAll': 'Get many message templates of a channel',
+			'group.getInviteUrl': 'Get the invite link of a group by its JID',
+			'customField.get': "Get a contact's custom fields by phone",
+			'customField.upsert': "Create or update a contact's custom fields",
+			'chat.getAll': 'Get many chats of an inbox category',
+			'message.getAll': 'Get many messages of a chat by chat ID',
+			'user.getAll': 'Get many users (attendants)',
+		});
+		for (const action of Object.values(actions)) expect(String(action).length).toBeLessThanOrEqual(42);
 	});
 
 	test('the tool description n8n gives an AI agent is the action plus the node name', () => {
@@ -285,8 +340,8 @@ function subtitleOf(nodeType: typeof node | ConversationInboxTrigger, typeName: 
 
 describe('subtitles read as words', () => {
 	test.each([
-		['template', 'getAll', 'Get many message templates'],
-		['customField', 'get', "Get a contact's custom fields"],
+		['template', 'getAll', 'Get many message templates of a channel'],
+		['customField', 'get', "Get a contact's custom fields by phone"],
 	])('action node, %s → %s: "%s"', (resource, operation, expected) => {
 		expect(subtitleOf(node, NODE_TYPE, { resource, operation })).toBe(expected);
 	});

@@ -105,7 +105,7 @@ describe('automation update (POST /automation/edit)', () => {
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: update(id, { triggerType: '={{ "RECEIVE_SPECIFIC_MESSAGE" }}' }),
 		});
-		expect(error.message).toMatch(/Specific Message \(specificMessage\) in item 0: required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/);
+		expect(error.message).toMatch(/Specific Message: required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 

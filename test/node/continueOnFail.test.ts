@@ -30,7 +30,7 @@ describe('continueOnFail: one error item per failed input item, with pairedItem;
 			httpCode: '409',
 		});
 		expect(out[2].error).toBeInstanceOf(NodeOperationError);
-		expect(out[2].json.error).toBe('Missing Name (name) in item 2: a value is required');
+		expect(out[2].json.error).toBe('Missing Name: a value is required [item 2]');
 
 		// Item 2 was never sent.
 		expect(ctx.sandbox.requests.map((r) => (r.body as { name: string }).name).sort()).toEqual(
@@ -45,7 +45,7 @@ describe('continueOnFail: one error item per failed input item, with pairedItem;
 			parameters: {
 				resource: 'tag',
 				operation: 'getContacts',
-				tagId: '={{ $json.tag }}',
+				tag: { __rl: true, mode: 'id', value: '={{ $json.tag }}' },
 				limit: 3,
 			},
 		});
@@ -53,7 +53,7 @@ describe('continueOnFail: one error item per failed input item, with pairedItem;
 		const pairs = out.map((item) => (item.pairedItem as { item: number }).item);
 		expect(pairs).toEqual([0, 0, 0, 1, ...Array(Math.min(3, vipCount)).fill(2)]);
 		expect(out[3].error).toBeInstanceOf(NodeOperationError);
-		expect(out[3].json.error).toMatch(/^Invalid Tag ID \(tagId\) in item 1: must be an ID/);
+		expect(out[3].json.error).toMatch(/^Invalid Tag: must be an ID.* \[item 1\]$/);
 		expect(out.filter((item) => item.error)).toHaveLength(1);
 		// Items 0, 2 and 3 were sent once each (limit 3 fits in one page); item 1 never.
 		expect(ctx.sandbox.requests.map((r) => r.query.tagId).sort()).toEqual(

@@ -146,7 +146,7 @@ describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)'
 
 	test('its Phone Number is checked before sending (8-30 characters)', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...upsertValues([{ value: 'x' }]), phoneNumber: '12345' } });
-		expect(error.message).toBe('Invalid Phone Number (phoneNumber) in item 0: must be 8-30 characters, got 5');
+		expect(error.message).toBe('Invalid Phone Number: must be 8-30 characters, got 5 characters');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 

@@ -24,7 +24,7 @@ describe('Stop in Chat: Phone Number is "8-30, any format"', () => {
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber: '1'.repeat(31) },
 		});
-		expect(error.message).toBe('Invalid Phone Number (phoneNumber) in item 0: must be 8-30 characters, got 31');
+		expect(error.message).toBe('Invalid Phone Number: must be 8-30 characters, got 31 characters');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });

@@ -1,5 +1,5 @@
 import { DEMO } from '../sandbox';
-import { jsonOf, onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
+import { jsonOf, onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
 const ctx = useSandbox();
 
@@ -124,7 +124,7 @@ describe('tag removeFromContact (POST /tag/remove-from-contact)', () => {
 });
 
 describe('tag getContacts (GET /tag/list-contacts): offset pages with a total', () => {
-	const big = { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id };
+	const big = { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value: DEMO.tags.big.id } };
 
 	test('Return All walks 150 contacts in 2 pages of up to 100, one item per contact', async () => {
 		const out = await runNode(ctx.sandbox, { parameters: { ...big, returnAll: true } });
@@ -178,9 +178,42 @@ describe('tag getContacts (GET /tag/list-contacts): offset pages with a total', 
 
 	test('by tag name: sends tagName and no tagId; an empty tag gives no items after 1 request', async () => {
 		const out = await runNode(ctx.sandbox, {
-			parameters: { resource: 'tag', operation: 'getContacts', tagName: 'Unused', returnAll: true },
+			parameters: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'name', value: 'Unused' }, returnAll: true },
 		});
 		expect(onlyRequest(ctx.sandbox).query).toEqual({ tagName: 'Unused', offset: '0', limit: '100' });
 		expect(out).toHaveLength(0);
+	});
+
+	test('Tag By ID sends tagId only; By Name sends tagName only, exactly as typed (case and spaces kept)', async () => {
+		await runNode(ctx.sandbox, { parameters: { ...big, limit: 1 } });
+		expect(onlyRequest(ctx.sandbox).query).toEqual({ tagId: DEMO.tags.big.id, offset: '0', limit: '1' });
+		ctx.sandbox.reset();
+		const byName = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'name', value: ` ${DEMO.tags.big.name.toLowerCase()}` }, limit: 1 },
+		});
+		expect(onlyRequest(ctx.sandbox).query).toEqual({ tagName: ` ${DEMO.tags.big.name.toLowerCase()}`, offset: '0', limit: '1' });
+		expect(byName.httpCode).toBe('404');
+	});
+
+	test('Tag By ID refuses a name typed into it, naming the field Tag; nothing is sent', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value: DEMO.tags.big.name } },
+		});
+		expect(error.message).toBe(`Invalid Tag: must be an ID: "c" followed by 24 lowercase letters or digits, got "${DEMO.tags.big.name}"`);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('a workflow saved with the former Tag ID / Tag Name parameters still runs (hidden, used while Tag is empty)', async () => {
+		await runNode(ctx.sandbox, { parameters: { resource: 'tag', operation: 'getContacts', tagName: DEMO.tags.big.name, limit: 1 } });
+		await runNode(ctx.sandbox, { parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, limit: 1 } });
+		// The Tag field wins over a leftover former value.
+		await runNode(ctx.sandbox, {
+			parameters: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, tag: { __rl: true, mode: 'name', value: DEMO.tags.big.name }, limit: 1 },
+		});
+		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
+			{ tagName: DEMO.tags.big.name, offset: '0', limit: '1' },
+			{ tagId: DEMO.tags.big.id, offset: '0', limit: '1' },
+			{ tagName: DEMO.tags.big.name, offset: '0', limit: '1' },
+		]);
 	});
 });

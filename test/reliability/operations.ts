@@ -14,7 +14,7 @@ const ALICE = DEMO.contacts.alice.phoneNumber;
 export const VALID = {
 	tagCreate: { resource: 'tag', operation: 'create', name: 'Fresh tag' },
 	tagRemove: { resource: 'tag', operation: 'removeFromContact', phoneNumber: ALICE, tagIds: [ID] },
-	tagContacts: { resource: 'tag', operation: 'getContacts', tagId: ID, limit: 10 },
+	tagContacts: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value: ID }, limit: 10 },
 	automationUpdate: {
 		resource: 'automation',
 		operation: 'update',

@@ -14,8 +14,8 @@ import { ID_PATTERN, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from '../../s
  * A rule reads one field of the request that the routing engine assembled from the parameters
  * (body or query string, by its API name), checks it against a rule of the API spec, writes back
  * the normalised value (a comma-separated list becomes an array, "42" becomes 42, an empty optional
- * value is dropped) and throws a NodeOperationError naming the field (display name and API name),
- * the rule and the item when the value breaks it. Nothing is sent for an item that fails.
+ * value is dropped) and throws a NodeOperationError naming the field (its display name in the
+ * panel), the rule and what was received when the value breaks it. Nothing is sent for an item that fails.
  */
 
 export type Location = 'body' | 'qs';
@@ -81,24 +81,56 @@ export function describeValue(value: unknown): string {
 	return `an object`;
 }
 
+/** A field as the user sees it in the panel: its display name only. */
 export function fieldName(field: Pick<Field, 'key' | 'label'>): string {
-	return `${field.label} (${field.key})`;
+	return field.label;
 }
 
-/** A validation failure: field (display name and API name), item, rule and what was received. */
+/**
+ * How many items the node received. n8n shows the item of an error on its own (from `itemIndex`);
+ * the text names it only when there is more than one, in n8n's way (`[item 2]`, counting from 0),
+ * so that a single run, and an AI agent's tool call, read without item numbers.
+ */
+function inputCount(fn: RuleContext['fn']): number {
+	try {
+		const main = fn.getExecuteData()?.data?.main?.[0];
+		if (Array.isArray(main)) return main.length;
+	} catch {
+		// An older n8n without execute data in this context: fall through.
+	}
+	return 1;
+}
+
+/** ` [item N]` when the node received several items; nothing for one. */
+export function itemSuffix(ctx: Pick<RuleContext, 'fn' | 'itemIndex'>): string {
+	return inputCount(ctx.fn) > 1 || ctx.itemIndex > 0 ? ` [item ${ctx.itemIndex}]` : '';
+}
+
+function nothingSent(ctx: Pick<RuleContext, 'fn' | 'itemIndex'>): string {
+	return itemSuffix(ctx) === '' ? 'Nothing was sent to the API.' : 'Nothing was sent to the API for this item.';
+}
+
+/** "5 characters", "1 character", "12 entries". */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+	return `${n} ${n === 1 ? noun : plural}`;
+}
+
+/**
+ * A validation failure in one sentence: the field's display name, the rule and what was received
+ * (`Invalid Phone Number: must be 8-30 characters, got 5 characters`); the description says what
+ * to do.
+ */
 export function invalid(
 	ctx: Pick<RuleContext, 'fn' | 'itemIndex'>,
 	field: Pick<Field, 'key' | 'label'>,
 	rule: string,
 	got?: string,
-	hint?: string,
+	fix = `Change ${field.label} to meet the rule and run again.`,
 ): NodeOperationError {
-	const message = `Invalid ${fieldName(field)} in item ${ctx.itemIndex}: ${rule}${got === undefined ? '' : `, got ${got}`}`;
+	const message = `Invalid ${fieldName(field)}: ${rule}${got === undefined ? '' : `, got ${got}`}${itemSuffix(ctx)}`;
 	return new NodeOperationError(ctx.fn.getNode(), message, {
 		itemIndex: ctx.itemIndex,
-		description:
-			hint ??
-			`Fix ${field.label} for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+		description: `${fix} ${nothingSent(ctx)}`,
 	});
 }
 
@@ -109,10 +141,10 @@ export function missing(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.fn.getNode(),
-		`Missing ${fieldName(field)} in item ${ctx.itemIndex}: ${reason}`,
+		`Missing ${fieldName(field)}: ${reason}${itemSuffix(ctx)}`,
 		{
 			itemIndex: ctx.itemIndex,
-			description: `Set ${field.label} for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+			description: `Set ${field.label} and run again. ${nothingSent(ctx)}`,
 		},
 	);
 }
@@ -153,6 +185,8 @@ export interface TextOptions {
 	trim?: boolean;
 	/** extra check after the others; returns the rule text when the value breaks it */
 	check?: (value: string) => string | undefined;
+	/** what to do when the value breaks a rule, if better than the general "change it" */
+	fix?: string;
 }
 
 /** A string field: presence, type, length in characters, pattern. */
@@ -171,7 +205,7 @@ export function text(field: Field, options: TextOptions = {}): Rule {
 			(options.min !== undefined && length < options.min) ||
 			(options.max !== undefined && length > options.max)
 		) {
-			throw invalid(ctx, field, lengthRule(options.min, options.max), String(length));
+			throw invalid(ctx, field, lengthRule(options.min, options.max), count(length, 'character'), options.fix);
 		}
 		if (options.pattern && !options.pattern.test(value)) {
 			throw invalid(
@@ -179,10 +213,11 @@ export function text(field: Field, options: TextOptions = {}): Rule {
 				field,
 				options.patternRule ?? `must match ${options.pattern.source}`,
 				describeValue(value),
+				options.fix,
 			);
 		}
 		const broken = options.check?.(value);
-		if (broken) throw invalid(ctx, field, broken, describeValue(value));
+		if (broken) throw invalid(ctx, field, broken, describeValue(value), options.fix);
 		writeField(ctx, field, value);
 	};
 }
@@ -232,6 +267,7 @@ export function phone(
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
+		fix: `Give the number with country and area code, digits only, e.g. 5511987650001${options.format === 'numberOrLid' ? ", or the contact's LID (ending in @lid)" : ''}.`,
 		check: (value) => {
 			if (options.format === 'any' || !value.includes('@')) return undefined;
 			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
@@ -412,7 +448,7 @@ export function list(field: Field, options: ListOptions): Rule {
 			return;
 		}
 		if (options.max !== undefined && entries.length > options.max) {
-			throw invalid(ctx, field, `must have at most ${options.max} entries`, String(entries.length));
+			throw invalid(ctx, field, `must have at most ${options.max} entries`, count(entries.length, 'entry', 'entries'));
 		}
 		entries.forEach((entry, index) => {
 			if (options.ids && !ID_PATTERN.test(entry)) {
@@ -432,7 +468,7 @@ export function list(field: Field, options: ListOptions): Rule {
 					ctx,
 					field,
 					`entry ${index + 1} ${lengthRule(options.itemMin, options.itemMax)}`,
-					String(length),
+					count(length, 'character'),
 				);
 			}
 		});
@@ -500,10 +536,10 @@ export function atLeastOne(fields: Field[]): Rule {
 		const listed = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 		throw new NodeOperationError(
 			ctx.fn.getNode(),
-			`Missing ${listed} in item ${ctx.itemIndex}: give at least one of them`,
+			`Missing ${listed}: give at least one of them${itemSuffix(ctx)}`,
 			{
 				itemIndex: ctx.itemIndex,
-				description: `The API needs at least one of these fields for item ${ctx.itemIndex} (items count from 0). Nothing was sent to the API for this item.`,
+				description: `The API needs at least one of these fields. Set one and run again. ${nothingSent(ctx)}`,
 			},
 		);
 	};

@@ -20,7 +20,7 @@ const CONTACTS_LIMIT = 10;
 const TOOLS: ToolNodeSpec[] = [
 	{
 		name: 'Get contacts of a tag',
-		parameters: { resource: 'tag', operation: 'getContacts', tagName: fromAI('Tag_Name', 'Exact name of the tag'), returnAll: false, limit: CONTACTS_LIMIT },
+		parameters: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'name', value: fromAI('Tag_Name', 'Exact name of the tag') }, returnAll: false, limit: CONTACTS_LIMIT },
 	},
 	{
 		name: 'Remove tags from a contact',
@@ -60,17 +60,17 @@ const stringArg = (description?: string): Record<string, unknown> => (descriptio
 const EXPECTED_TOOLS = [
 	{
 		name: 'Create_a_tag',
-		description: 'Create a tag in Conversation Inbox',
+		description: 'Create a tag with a unique name in Conversation Inbox',
 		inputSchema: { $schema: SCHEMA, type: 'object', properties: { Name: stringArg(), Color: stringArg('Colour as #RRGGBB') }, required: ['Name', 'Color'], additionalProperties: true },
 	},
 	{
 		name: 'Get_contacts_of_a_tag',
-		description: 'Get the contacts that have a tag in Conversation Inbox',
+		description: 'Get contacts of a tag by tag name or ID in Conversation Inbox',
 		inputSchema: { $schema: SCHEMA, type: 'object', properties: { Tag_Name: stringArg('Exact name of the tag') }, required: ['Tag_Name'], additionalProperties: true },
 	},
 	{
 		name: 'List_approved_templates',
-		description: 'Get many message templates in Conversation Inbox',
+		description: 'Get many message templates of a channel in Conversation Inbox',
 		inputSchema: { $schema: SCHEMA, type: 'object', properties: { Limit: { type: 'number', description: 'How many templates, 1 to 50' } }, required: ['Limit'], additionalProperties: true },
 	},
 	{
@@ -86,7 +86,7 @@ const EXPECTED_TOOLS = [
 	},
 	{
 		name: 'Stop_the_automation_in_a_chat',
-		description: 'Stop the automation running in a chat in Conversation Inbox',
+		description: 'Stop the bot or automation in a chat in Conversation Inbox',
 		inputSchema: { $schema: SCHEMA, type: 'object', properties: { Phone_Number: stringArg() }, required: ['Phone_Number'], additionalProperties: true },
 	},
 ];

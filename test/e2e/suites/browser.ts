@@ -5,12 +5,15 @@
  * the node panel finds our nodes by "inbox", "contact", "custom field" and "tag" (near the top, with
  * our description), our node icons load, subtitles read as words, Template → Get Many's Integration
  * picker lists only integrations that have templates (the trigger's lists them all, and filters by
- * the typed text), and the trigger shows its notice about webhooks the API cannot delete.
+ * the typed text), the trigger shows its notice about webhooks the API cannot delete, Tag → Get
+ * Contacts has one Tag field with the modes By ID / By Name, and a validation error reads as one
+ * sentence in the panel.
  * Screenshots of every step go to test-output/screenshots/ (gitignored; copies of the ones the
  * README and the closing note show are kept in docs/screenshots/).
  *
  * Skipped with E2E_BROWSER=0.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,6 +23,7 @@ import { ConversationInboxTrigger } from '../../../nodes/ConversationInboxTrigge
 import { DEMO } from '../../sandbox';
 import { browserCheckEnabled, launchBrowser, processesMentioning, type BrowserSession } from '../harness/browser';
 import type { E2EContext } from '../harness/context';
+import type { WorkflowDefinition } from '../harness/n8n-client';
 import { DEMO_OWNER } from '../harness/stack';
 import { PACKAGE_NAME, REPO_ROOT } from '../harness/provision';
 import { ACTION_NODE_TYPE, loadExample, prepareForImport, TRIGGER_NODE_TYPE } from '../harness/workflows';
@@ -34,6 +38,33 @@ const TEMPLATES_EXAMPLE = 'template-listing';
 const TEMPLATES_NODE = 'Get approved templates';
 const TRIGGER_EXAMPLE = 'trigger-to-reply';
 const TRIGGER_NODE = 'On a received message';
+/** The example node of Tag → Get Contacts (its Tag is given By Name). */
+const TAG_EXAMPLE = 'tag-contacts-export';
+const TAG_NODE = 'Get contacts of the tag';
+/** A workflow built here: Manual Trigger → Custom Field → Get with a 5-digit phone number. */
+const ERROR_WORKFLOW = 'bad-phone';
+const ERROR_NODE = 'Read custom fields';
+const ERROR_MESSAGE = 'Invalid Phone Number: must be 8-30 characters, got 5 characters';
+const ERROR_DESCRIPTION = 'Give the number with country and area code, digits only, e.g. 5511987650001. Nothing was sent to the API.';
+
+function badPhoneWorkflow(): WorkflowDefinition {
+	const trigger = 'When clicking ‘Execute workflow’';
+	return {
+		name: 'Browser check: a 5-digit phone number',
+		nodes: [
+			{ id: randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: ERROR_NODE,
+				type: ACTION_NODE_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
+			},
+		],
+		connections: { [trigger]: { main: [[{ node: ERROR_NODE, type: 'main', index: 0 }]] } },
+	};
+}
 
 const TRIGGER_NOTICE =
 	'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.';
@@ -125,10 +156,11 @@ export function browserSuite(ctx: () => E2EContext): void {
 
 		beforeAll(async () => {
 			const c = ctx();
-			for (const example of [TEMPLATES_EXAMPLE, TRIGGER_EXAMPLE]) {
+			for (const example of [TEMPLATES_EXAMPLE, TRIGGER_EXAMPLE, TAG_EXAMPLE]) {
 				const workflow = await c.client.createWorkflow(prepareForImport(loadExample(example), c.stack.credential));
 				workflowIds[example] = workflow.id;
 			}
+			workflowIds[ERROR_WORKFLOW] = (await c.client.createWorkflow(prepareForImport(badPhoneWorkflow(), c.stack.credential))).id;
 			browser = await launchBrowser();
 		}, 90_000);
 
@@ -207,7 +239,7 @@ export function browserSuite(ctx: () => E2EContext): void {
 		test('the canvas shows the operation in words under the node name', async () => {
 			const page = await openWorkflow(TEMPLATES_EXAMPLE, '?theme=light');
 			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${TEMPLATES_NODE}"]`);
-			await node.getByText('Get many message templates', { exact: true }).waitFor({ state: 'visible' });
+			await node.getByText('Get many message templates of a channel', { exact: true }).waitFor({ state: 'visible' });
 			expect(await node.innerText()).not.toMatch(/getAll|template:/);
 		}, 60_000);
 
@@ -268,6 +300,51 @@ export function browserSuite(ctx: () => E2EContext): void {
 			await page.getByTestId('rlc-search').fill('support');
 			const support = `${DEMO.integrations.whatsapp.name} (${DEMO.integrations.whatsapp.connectionStatus})`;
 			expect(await visibleTexts(items, (t) => t.length === 1 && t[0] === support)).toEqual([support]);
+		}, 90_000);
+
+		test('Tag → Get Contacts: one Tag field with the modes By ID and By Name', async () => {
+			const page = await openWorkflow(TAG_EXAMPLE, '?theme=light');
+			const ndv = await openNode(page, TAG_NODE);
+			const tag = ndv.getByTestId('resource-locator-tag');
+			await tag.waitFor({ state: 'visible' });
+			const mode = tag.getByTestId('rlc-mode-selector');
+			// The example gives the tag By Name; no Tag ID / Tag Name fields side by side any more.
+			await expect(mode.locator('input').inputValue()).resolves.toBe('By Name');
+			await expect(tag.getByTestId('rlc-input').inputValue()).resolves.toBe('Newsletter');
+			expect(await ndv.getByTestId('parameter-input-tagId').count()).toBe(0);
+			expect(await ndv.getByTestId('parameter-input-tagName').count()).toBe(0);
+
+			// The modes offered: By ID and By Name, no list (the API cannot list tags).
+			await mode.click();
+			const options = page.getByRole('option').filter({ hasText: /^By (ID|Name)$/ });
+			expect(await visibleTexts(page.getByRole('option'), (t) => t.includes('By ID') && t.includes('By Name'))).toEqual(['By ID', 'By Name']);
+			await options.filter({ hasText: /^By ID$/ }).click();
+			await expect(mode.locator('input').inputValue()).resolves.toBe('By ID');
+			await tag.getByTestId('rlc-input').fill('VIP');
+			await session().screenshot(page, '10-tag-field-by-id');
+
+			// Back to By Name: its hint says the name is exact and case-sensitive.
+			await mode.click();
+			await page.getByRole('option').filter({ hasText: /^By Name$/ }).click();
+			await expect(mode.locator('input').inputValue()).resolves.toBe('By Name');
+			await tag.getByTestId('rlc-input').fill('VIP Customer');
+			await ndv.getByText('The exact name, case-sensitive', { exact: false }).first().waitFor({ state: 'visible' });
+			await session().screenshot(page, '11-tag-field-by-name');
+		}, 90_000);
+
+		test('a validation error as the panel shows it: one sentence, the rule, what to do; nothing sent', async () => {
+			const { sandbox } = ctx();
+			const page = await openWorkflow(ERROR_WORKFLOW, '?theme=light');
+			const ndv = await openNode(page, ERROR_NODE);
+			sandbox.clearRequests();
+			await ndv.getByTestId('node-execute-button').first().click();
+			const message = ndv.getByTestId('node-error-message');
+			await message.waitFor({ state: 'visible', timeout: 30_000 });
+			expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(ERROR_MESSAGE);
+			const description = ndv.getByTestId('node-error-description');
+			expect((await description.innerText()).replace(/\s+/g, ' ').trim()).toBe(ERROR_DESCRIPTION);
+			expect(sandbox.requests.filter((r) => r.path.startsWith('/v2/'))).toEqual([]);
+			await session().screenshot(page, '12-validation-error-panel');
 		}, 90_000);
 
 		test('the trigger shows the notice about webhooks the API cannot delete', async () => {

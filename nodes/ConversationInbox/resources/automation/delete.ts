@@ -7,7 +7,7 @@ export const deleteTrigger = defineOperation({
 	resource: 'automation',
 	operation: 'delete',
 	name: 'Delete',
-	action: 'Delete an automation trigger',
+	action: 'Delete an automation trigger by its ID',
 	description:
 		'Delete an automation trigger by its ID, so that its automation no longer starts. Returns { success, automationTriggerId }.',
 	method: 'POST',

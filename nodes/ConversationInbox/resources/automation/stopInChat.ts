@@ -20,7 +20,7 @@ export const stopInChat = defineOperation({
 	resource: 'automation',
 	operation: 'stopInChat',
 	name: 'Stop in Chat',
-	action: 'Stop the automation running in a chat',
+	action: 'Stop the bot or automation in a chat',
 	description:
 		'Stop the bot flow or system automation running in a chat. Identify the chat by its internal ID, its channel chat ID or the contact\'s phone number (at least one). Returns whether something was stopped, the chat and the stopped automations.',
 	method: 'POST',
@@ -28,7 +28,7 @@ export const stopInChat = defineOperation({
 	fields: [
 		{
 			displayName:
-				'Identify the chat with at least one of Chat, Channel Chat ID or Phone Number. When several chats match, the one with the most recent message is used.',
+				'Find the chat by one of the three fields below: Chat, Channel Chat ID or Phone Number. One is enough; leave the others empty. When several chats match, the one with the most recent message is used.',
 			name: 'stopInChatNotice',
 			type: 'notice',
 			default: '',

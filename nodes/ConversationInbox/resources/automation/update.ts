@@ -53,7 +53,7 @@ export const update = defineOperation({
 	resource: 'automation',
 	operation: 'update',
 	name: 'Update',
-	action: 'Update an automation trigger',
+	action: 'Update an automation trigger by its ID',
 	description:
 		'Edit an automation trigger by its ID. Only the fields added under Update Fields are sent; every other setting of the trigger stays as it is. Returns the updated trigger.',
 	method: 'POST',

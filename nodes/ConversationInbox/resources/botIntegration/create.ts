@@ -10,7 +10,7 @@ export const create = defineOperation({
 	resource: 'botIntegration',
 	operation: 'create',
 	name: 'Create',
-	action: 'Create a bot integration for a bot flow',
+	action: 'Create a bot integration from a flow URL',
 	description:
 		'Register a bot flow by its URL so that automation triggers can run it. Returns the new bot integration; its "id" is the Automation Bot ID of Automation → Update.',
 	method: 'POST',

@@ -8,7 +8,7 @@ export const get = defineOperation({
 	resource: 'customField',
 	operation: 'get',
 	name: 'Get',
-	action: "Get a contact's custom fields",
+	action: "Get a contact's custom fields by phone",
 	description:
 		'Read the custom fields of a contact, found by phone number. Returns one item { fields, assignedTemplateIds }: each field with its ID, key, label, type and value.',
 	method: 'GET',

@@ -10,7 +10,7 @@ export const getInviteUrl = defineOperation({
 	resource: 'group',
 	operation: 'getInviteUrl',
 	name: 'Get Invite URL',
-	action: 'Get the invite link of a group chat',
+	action: 'Get the invite link of a group by its JID',
 	description:
 		'Get the full invite URL of a group chat, given the integration the group is on and the group\'s JID (ending in @g.us). Returns { inviteUrl }.',
 	method: 'GET',

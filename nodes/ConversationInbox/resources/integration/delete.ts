@@ -8,7 +8,7 @@ export const deleteIntegration = defineOperation({
 	resource: 'integration',
 	operation: 'delete',
 	name: 'Delete',
-	action: 'Delete an integration',
+	action: 'Delete an integration (messaging line)',
 	description:
 		'Delete a channel integration (messaging line) for good. Deletion runs in the background; meanwhile its status is DELETING. Returns { success, integrationId }.',
 	method: 'POST',

@@ -8,7 +8,7 @@ export const disconnect = defineOperation({
 	resource: 'integration',
 	operation: 'disconnect',
 	name: 'Disconnect',
-	action: 'Disconnect an integration',
+	action: 'Disconnect an integration (messaging line)',
 	description:
 		'End the active session of a channel integration (log the line out); it is recreated ready for a new connection. Returns the integration.',
 	method: 'POST',

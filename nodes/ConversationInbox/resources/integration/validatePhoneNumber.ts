@@ -8,7 +8,7 @@ export const validatePhoneNumber = defineOperation({
 	resource: 'integration',
 	operation: 'validatePhoneNumber',
 	name: 'Validate Phone Number',
-	action: 'Validate a phone number on an integration',
+	action: 'Check a number exists on a messaging line',
 	description:
 		'Check whether a phone number has an account on the messaging channel of an integration. Returns { exists, jid }, the JID being the number\'s channel chat ID.',
 	method: 'POST',

@@ -11,7 +11,7 @@ export const getAll = defineOperation({
 	resource: 'message',
 	operation: 'getAll',
 	name: 'Get Many',
-	action: 'Get many messages of a chat',
+	action: 'Get many messages of a chat by chat ID',
 	description:
 		'List the messages of one chat, given its internal ID; one item per message',
 	method: 'GET',

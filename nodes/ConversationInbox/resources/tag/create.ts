@@ -8,7 +8,7 @@ export const create = defineOperation({
 	resource: 'tag',
 	operation: 'create',
 	name: 'Create',
-	action: 'Create a tag',
+	action: 'Create a tag with a unique name',
 	description:
 		'Create a tag with a unique name (case-sensitive, 1-255 characters) and an optional #RRGGBB colour. Fails with HTTP 409 when a tag with that name exists. Returns the tag with its ID.',
 	method: 'POST',

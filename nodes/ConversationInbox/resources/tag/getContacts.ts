@@ -1,16 +1,93 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
-import { idParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
+import { ID_PATTERN, ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
+import { idHint, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { PageConcurrency } from '../../helpers/pagination';
 import { pageConcurrency } from '../../helpers/pagination';
 import type { Rule } from '../../helpers/validation';
-import { atLeastOne, describeValue, id, invalid, queryField, text } from '../../helpers/validation';
+import {
+	describeValue,
+	id,
+	invalid,
+	isAbsent,
+	isLocatorValue,
+	missing,
+	queryField,
+	readField,
+	text,
+	writeField,
+} from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
-const tagId = queryField('tagId', 'Tag ID');
-const tagName = queryField('tagName', 'Tag Name');
+/** Both query fields are the one Tag field of the panel, given By ID or By Name. */
+const tagId = queryField('tagId', 'Tag');
+const tagName = queryField('tagName', 'Tag');
+const TAG = { key: 'tag', label: 'Tag' };
+
+/**
+ * The Tag field: one input, two modes (n8n's resource locator without a list: the API cannot list
+ * tags). The API takes either `tagId` or `tagName`, so the mode picks the query key.
+ */
+const tagLocator: INodeProperties = {
+	displayName: 'Tag',
+	name: 'tag',
+	type: 'resourceLocator',
+	default: { mode: 'id', value: '' },
+	required: true,
+	description: 'The tag whose contacts to list: its ID, or its exact name',
+	modes: [
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: `e.g. ${ID_PLACEHOLDER}`,
+			hint: idHint(WHERE_TO_FIND.tag),
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: ID_PATTERN.source,
+						errorMessage: 'Not a tag ID: "c" followed by 24 lowercase letters or digits',
+					},
+				},
+			],
+		},
+		{
+			displayName: 'By Name',
+			name: 'name',
+			type: 'string',
+			placeholder: 'e.g. VIP Customer',
+			hint: 'The exact name, case-sensitive: "vip" does not find "VIP"',
+		},
+	],
+};
+
+/**
+ * Workflows saved before the Tag field had Tag ID and Tag Name (unreleased 0.1.0): kept as hidden
+ * parameters so that they still run; used only while the Tag field is empty.
+ */
+const LEGACY_TAG_PARAMETERS: INodeProperties[] = [
+	{ displayName: 'Tag ID (Legacy)', name: 'tagId', type: 'hidden', default: '', routing: toQuery('tagId') },
+	{ displayName: 'Tag Name (Legacy)', name: 'tagName', type: 'hidden', default: '', routing: toQuery('tagName') },
+];
+
+const NAME_FIX = 'Give the tag\'s exact name (case-sensitive, as in the platform), or switch Tag to By ID.';
+
+/** The Tag field's mode and value into `tagId` or `tagName`; then the rules of each. */
+const tagRule: Rule = (ctx) => {
+	const raw = ctx.fn.getNodeParameter('tag', undefined) as unknown;
+	const chosen = isLocatorValue(raw) ? raw : { mode: 'id', value: raw };
+	if (!isAbsent(chosen.value)) {
+		writeField(ctx, tagId, chosen.mode === 'name' ? undefined : chosen.value);
+		writeField(ctx, tagName, chosen.mode === 'name' ? chosen.value : undefined);
+	}
+	if (isAbsent(readField(ctx, tagId)) && isAbsent(readField(ctx, tagName))) {
+		throw missing(ctx, TAG, 'give the tag\'s ID (By ID) or its exact name (By Name)');
+	}
+	id(tagId)(ctx);
+	text(tagName, { min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(ctx);
+};
 
 /**
  * Pages fetched at the same time after the first one (which gives the total).
@@ -77,42 +154,26 @@ export const getContacts = defineOperation({
 	resource: 'tag',
 	operation: 'getContacts',
 	name: 'Get Contacts',
-	action: 'Get the contacts that have a tag',
+	action: 'Get contacts of a tag by tag name or ID',
 	description:
-		'List the contacts that have a tag, given the tag\'s ID or exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
+		'List the contacts that have a tag, given By ID or By exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	method: 'GET',
 	path: '/tag/list-contacts',
 	fields: [
-		idParameter({
-			displayName: 'Tag ID',
-			name: 'tagId',
-			description: 'ID of the tag. Give Tag ID or Tag Name.',
-			whereToFind: WHERE_TO_FIND.tag,
-			routing: toQuery('tagId'),
-		}),
-		{
-			displayName: 'Tag Name',
-			name: 'tagName',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. VIP Customer',
-			description: 'Exact name of the tag (case-sensitive). Give Tag ID or Tag Name.',
-			routing: toQuery('tagName'),
-		},
+		tagLocator,
+		...LEGACY_TAG_PARAMETERS,
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.tagContacts.max} contacts, several at a time (Options → Concurrent Page Requests); one item per contact`,
 		),
 	],
 	rules: [
-		id(tagId),
-		text(tagName, { min: 1, max: NAME_MAX_LENGTH }),
-		atLeastOne([tagId, tagName]),
+		tagRule,
 		concurrencyRule,
 	],
 	options: CONCURRENCY_OPTIONS,
 	errors: {
 		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },
-		noReason: 'Check the Tag ID or the exact Tag Name (case-sensitive).',
+		noReason: 'Check the Tag: its ID, or its exact name (case-sensitive).',
 	},
 	output: {
 		kind: 'list',

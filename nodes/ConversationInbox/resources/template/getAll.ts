@@ -28,7 +28,7 @@ export const getAll = defineOperation({
 	resource: 'template',
 	operation: 'getAll',
 	name: 'Get Many',
-	action: 'Get many message templates',
+	action: 'Get many message templates of a channel',
 	description:
 		'List the provider message templates (e.g. WhatsApp templates) of an official-channel integration, optionally only those in one review status or matching a search text; one item per template',
 	method: 'GET',
