@@ -249,13 +249,20 @@ export class N8nClient {
 	/**
 	 * POST /api/v1/credentials. n8n adds an "Allowed HTTP Request Domains" setting to every
 	 * credential; 1.x's public-API schema wrongly requires `allowedDomains` when that setting is
-	 * absent, so it is sent explicitly with its default, "all" (accepted by 2.x too).
+	 * absent, so it is sent explicitly with its default, "all" (accepted by 2.x too). A type without
+	 * that setting on 1.x (e.g. httpBearerAuth) refuses the property: then it is sent without it.
 	 */
 	async createCredential(credential: { name: string; type: string; data: Record<string, unknown> }): Promise<CredentialRecord> {
-		return await this.api<CredentialRecord>('POST', '/credentials', {
-			...credential,
-			data: { allowedHttpRequestDomains: 'all', ...credential.data },
-		});
+		try {
+			return await this.api<CredentialRecord>('POST', '/credentials', {
+				...credential,
+				data: { allowedHttpRequestDomains: 'all', ...credential.data },
+			});
+		} catch (error) {
+			const refused = error instanceof HttpError && error.status === 400 && /not allowed to have the additional property \\?"allowedHttpRequestDomains/.test(error.body);
+			if (!refused) throw error;
+			return await this.api<CredentialRecord>('POST', '/credentials', credential);
+		}
 	}
 
 	async deleteCredential(id: string): Promise<void> {

@@ -14,6 +14,8 @@ import type { CredentialRecord, WorkflowRecord } from '../harness/n8n-client';
 import { BEARER_CREDENTIAL_TYPE, connectMcp, connectMcpWhenLive, fromAI, mcpUrl, mcpWorkflow, resultText, type ToolNodeSpec } from '../harness/mcp';
 
 const MCP_TOKEN = 'mcp-e2e-token-5f1c9a';
+// A text is always ONE exact tag name (commas included); several names reach the node as a list.
+const TAG_NAMES_DESCRIPTION = 'Exact names of the tags, as a JSON array of strings, e.g. ["VIP", "Lead"]';
 const CONTACTS_LIMIT = 10;
 
 /** The tools, as a user builds them in the editor (node name → MCP tool name). */
@@ -28,7 +30,7 @@ const TOOLS: ToolNodeSpec[] = [
 			resource: 'tag',
 			operation: 'removeFromContact',
 			phoneNumber: fromAI('Phone_Number'),
-			tagNames: fromAI('Tag_Names', 'Exact tag names, comma-separated'),
+			tagNames: fromAI('Tag_Names', TAG_NAMES_DESCRIPTION, 'json'),
 			additionalFields: {},
 		},
 	},
@@ -79,7 +81,11 @@ const EXPECTED_TOOLS = [
 		inputSchema: {
 			$schema: SCHEMA,
 			type: 'object',
-			properties: { Phone_Number: stringArg(), Tag_Names: stringArg('Exact tag names, comma-separated') },
+			properties: {
+				Phone_Number: stringArg(),
+				// A 'json' $fromAI argument reaches the MCP client with its description only (no type).
+				Tag_Names: { description: TAG_NAMES_DESCRIPTION },
+			},
 			required: ['Phone_Number', 'Tag_Names'],
 			additionalProperties: true,
 		},
@@ -160,9 +166,9 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 			expect(page.data.contacts).toHaveLength(CONTACTS_LIMIT);
 		});
 
-		test('remove tags from a contact: the phone number and the comma-separated names arrive as the API wants them', async () => {
+		test('remove tags from a contact: the phone number and the list of names arrive as the API wants them', async () => {
 			const c = ctx();
-			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: `${DEMO.tags.vip.name}, ${DEMO.tags.lead.name}` });
+			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: [DEMO.tags.vip.name, DEMO.tags.lead.name] });
 			expect(isError).toBe(false);
 			expect(requestsTo(c.sandbox.requests, '/tag/remove-from-contact').map((r) => [r.method, r.body])).toEqual([
 				['POST', { phoneNumber: DEMO.contacts.alice.phoneNumber, tagNames: [DEMO.tags.vip.name, DEMO.tags.lead.name] }],
@@ -212,7 +218,7 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 		// nothing about n8n's items (an agent sends one call, not "item 0") nor any secret.
 		test('a 5-digit phone number comes back as a tool error that names the argument and the rule; nothing is sent', async () => {
 			const c = ctx();
-			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: '12345', Tag_Names: DEMO.tags.vip.name });
+			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: '12345', Tag_Names: [DEMO.tags.vip.name] });
 			expect(isError).toBe(true);
 			expect(c.sandbox.requests).toEqual([]);
 			expect(text).toMatch(/Phone[ _]Number/);
@@ -223,7 +229,7 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 
 		test('a call without a tag comes back as a tool error that names the tag argument; nothing is sent', async () => {
 			const c = ctx();
-			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: '' });
+			const { isError, text } = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: [] });
 			expect(isError).toBe(true);
 			expect(c.sandbox.requests).toEqual([]);
 			expect(text).toMatch(/Tag[ _]Names/);

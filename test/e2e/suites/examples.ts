@@ -157,7 +157,7 @@ export function examplesSuite(ctx: () => E2EContext): void {
 				expect(contacts).toHaveLength(20);
 				expect(Object.keys(contacts[0]).sort()).toEqual(['addedAt', 'chatId', 'name', 'params', 'phoneNumber']);
 
-				const [removal] = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: DEMO.tags.vip.name });
+				const [removal] = await call('Remove_tags_from_a_contact', { Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: [DEMO.tags.vip.name] });
 				expect((removal.removedTags as Array<{ name: string }>).map((t) => t.name)).toEqual([DEMO.tags.vip.name]);
 				const [stop] = await call('Stop_the_automation_in_a_chat', { Phone_Number: DEMO.contacts.botFlow.phoneNumber });
 				expect(stop).toMatchObject({ stopped: true, chat: { chatInternalId: DEMO.chats.botFlow.id } });
