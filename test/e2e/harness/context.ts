@@ -16,6 +16,8 @@ export interface E2EContext {
 	sandbox: Sandbox;
 	stack: N8nStack;
 	client: N8nClient;
+	/** Where production webhooks and MCP endpoints are served: n8n itself, or in queue mode the webhook processor. */
+	productionUrl?: string;
 }
 
 function fromEnv<T>(name: string): T {

@@ -133,7 +133,7 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 			bearer = await c.client.createCredential({ name: 'MCP client token', type: BEARER_CREDENTIAL_TYPE, data: { token: MCP_TOKEN } });
 			const path = `inbox-tools-${c.major}-${Date.now()}`;
 			workflow = await importAndActivate(c, mcpWorkflow({ name: 'e2e MCP server', path, tools: TOOLS, credential: c.stack.credential, bearer }));
-			url = mcpUrl(c.stack.n8n.url, path);
+			url = mcpUrl(c.productionUrl ?? c.stack.n8n.url, path);
 			client = await connectMcpWhenLive(url, MCP_TOKEN);
 		}, 60_000);
 

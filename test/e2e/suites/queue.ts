@@ -19,6 +19,7 @@ import type { PackedPackage } from '../harness/package';
 import { N8N_VERSIONS, selectedMajors, type N8nInstall } from '../harness/provision';
 import { describeMemory, describeStartup, QUEUE_KEYS, startQueueStack, type QueueStack } from '../harness/queue-stack';
 import { chainWorkflow } from '../harness/workflows';
+import { aiToolsSuite } from './ai-tools';
 import { resourcesSuite } from './resources';
 import { EVENTS, TRIGGER, triggerWorkflow } from './trigger';
 
@@ -133,7 +134,7 @@ export function describeQueue(): void {
 			queue = await startQueueStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, log: report });
 			report(`stack ready in ${describeStartup(queue.startup)}`);
 			report(`memory after start: ${describeMemory(queue.memory())}`);
-			current = { major: '2', install, sandbox, stack: queue.asN8nStack(), client: queue.client, queue };
+			current = { major: '2', install, sandbox, stack: queue.asN8nStack(), client: queue.client, queue, productionUrl: queue.webhook.url };
 		}, 600_000);
 
 		afterAll(async () => {
@@ -154,9 +155,11 @@ export function describeQueue(): void {
 
 		// Every operation, each resource's workflow through the webhook processor (QueueClient).
 		resourcesSuite(ctx);
+		// The AI tools: MCP tool calls through the webhook processor, each one execution.
+		aiToolsSuite(ctx);
 
 		describe('executions run on the workers', () => {
-			test('every execution of the resource workflows ran on a worker, exactly once', async () => {
+			test('every execution of the resource workflows and of the MCP tool calls ran on a worker, exactly once', async () => {
 				const c = ctx();
 				const executions = await allExecutions(c);
 				expect(executions.length).toBeGreaterThanOrEqual(8);
@@ -164,7 +167,7 @@ export function describeQueue(): void {
 				expect([...startedTimes.entries()].filter(([, times]) => times !== 1)).toEqual([]);
 				// Neither main nor the webhook processor ran one.
 				for (const p of [c.queue.main, c.queue.webhook]) expect(p.log()).not.toMatch(/Worker started execution/);
-				report(`resource workflows: ${executions.length} executions (${executions.filter((e) => e.status === 'success').length} success), per worker ${perWorker.join(' / ')}`);
+				report(`resource workflows and MCP tool calls: ${executions.length} executions (${executions.filter((e) => e.status === 'success').length} success), per worker ${perWorker.join(' / ')}`);
 			});
 
 			test('with no worker running a production execution waits in Redis; a worker that starts runs it', async () => {
