@@ -23,7 +23,7 @@ export const CONTROL_ENDPOINTS = [
 	'GET    /_sandbox/holds',
 	'POST   /_sandbox/holds/wait                   {id, count, timeoutMs?}: answers once that hold holds that many',
 	'POST   /_sandbox/holds/release                {id?}: that hold, or all',
-	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?}',
+	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?, every?}',
 	'GET    /_sandbox/faults',
 	'POST   /_sandbox/variants                     answer as an API that differs from the node\'s assumptions (test/sandbox/variants.ts); {} = none',
 	'GET    /_sandbox/variants',

@@ -18,7 +18,10 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * replaced by the request's Authorization header (an API that echoes the token). With
  * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
  * Apart from 'slow', a faulted request changes no state. `skip` lets the first N matching requests
- * through; `times` (default 1, Infinity allowed) is how many are affected after that.
+ * through; `times` (default 1, Infinity allowed) is how many are affected after that; `every: n`
+ * affects only every n-th of the matching requests after the skipped ones (the 1st, the n+1-th, …):
+ * `{ kind: 'status', status: 429, every: 2, times: Infinity }` is a 429 storm in which each
+ * request of a one-at-a-time walk is refused once and its retry answered.
  */
 export interface Fault extends RequestFilter {
 	kind: FaultKind;
@@ -30,6 +33,7 @@ export interface Fault extends RequestFilter {
 	delayMs?: number;
 	skip?: number;
 	times?: number;
+	every?: number;
 }
 
 export interface ActiveFault {
@@ -98,6 +102,7 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	if (kind === 'json' && !isPlainObject(body)) throw badRequest(`${label}.body must be an object for kind json`);
 	const delayMs = f.integer('delayMs', { min: 0, max: 600_000 });
 	const skip = f.integer('skip', { min: 0, default: 0 });
+	const every = f.integer('every', { min: 1 });
 	let times = 1;
 	if (rawTimes === Infinity || rawTimes === 'Infinity') times = Infinity;
 	else if (rawTimes !== undefined && rawTimes !== null) times = new Fields({ times: rawTimes }, 'body', `${label}.`).integer('times', { required: true, min: 1 });
@@ -110,6 +115,7 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 		...(message !== undefined && { message }),
 		...(kind === 'json' && { body }),
 		...(delayMs !== undefined && { delayMs }),
+		...(every !== undefined && { every }),
 		skip,
 		times,
 	};
@@ -141,6 +147,7 @@ export class FaultInjector {
 			if (entry.applied >= fault.times) continue;
 			entry.seen++;
 			if (entry.seen <= fault.skip) continue;
+			if (fault.every !== undefined && (entry.seen - fault.skip - 1) % fault.every !== 0) continue;
 			entry.applied++;
 			return fault;
 		}

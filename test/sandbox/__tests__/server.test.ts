@@ -132,6 +132,14 @@ describe('faults', () => {
 		expect((await api().get('/user/list')).status).toBe(200);
 	});
 
+	it('every: n affects every n-th matching request after the skipped ones (a storm)', async () => {
+		sandbox().addFault({ path: '/user/list', kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1, every: 2, times: 3 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 9; i++) statuses.push((await api().get('/user/list')).status);
+		expect(statuses).toEqual([200, 429, 200, 429, 200, 429, 200, 200, 200]);
+		expectError(await api().control('POST', '/faults', { kind: 'status', every: 0 }), 400, 'fault.every must be an integer');
+	});
+
 	it('query limits a fault to requests with exactly those query values (one page of a list)', async () => {
 		sandbox().addFault({ path: '/tag/list-contacts', query: { offset: '100' }, kind: 'status', status: 503, times: Infinity });
 		const page = (offset: number) => api().get('/tag/list-contacts', { tagId: DEMO.tags.big.id, offset, limit: 100 });
