@@ -372,6 +372,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 		const content = `${[...params.values()].join('\n')}\n${raw}`;
 		await this.holds.pass(record, content, params);
+		// Released by close(): the connection is gone, nothing more to do.
+		if (this.closed) return;
 		await this.requestTimers.sleep(this.latencyMs);
 		this.beforeHandle?.(record, this.current);
 		const fault = this.faults.take(method, path, content, params);
