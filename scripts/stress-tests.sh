@@ -20,7 +20,10 @@ run_seconds="${STRESS_RUN_SECONDS:-1200}"
 logs="$(mktemp -d "${TMPDIR:-/tmp}/stress-tests.XXXXXX")"
 
 pids=()
+jest_pid=""
 stop_burners() {
+	# The jest run too: `timeout` forwards the signal to it (an interrupted stress run leaves nothing).
+	[[ -n "$jest_pid" ]] && kill "$jest_pid" 2>/dev/null
 	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
 	wait 2>/dev/null
 }
@@ -38,13 +41,17 @@ failed=0
 for ((run = 1; run <= runs; run++)); do
 	log="${logs}/run-${run}.log"
 	started=$SECONDS
-	if timeout "${run_seconds}" npx jest --ci "$@" > "$log" 2>&1; then
+	# In the background and waited for, so an INT/TERM is handled at once, not after the run.
+	timeout "${run_seconds}" npx jest --ci "$@" > "$log" 2>&1 &
+	jest_pid=$!
+	if wait "$jest_pid"; then
 		result=passed
 		passed=$((passed + 1))
 	else
 		result=FAILED
 		failed=$((failed + 1))
 	fi
+	jest_pid=""
 	summary="$(grep -E '^Tests:' "$log" | tail -n 1)"
 	echo "[stress] run ${run}/${runs}: ${result} in $((SECONDS - started)) s — ${summary:-no summary (see ${log})}"
 	if [[ "$result" == FAILED ]]; then

@@ -81,26 +81,26 @@ describe('runPool', () => {
 	test('the outer signal (execution cancelled) stops the pool and reaches the tasks', async () => {
 		const outer = new AbortController();
 		const started: number[] = [];
+		// Tasks 0-2 finish at once; task 3 cancels the execution and then waits: nothing after it
+		// starts. Sequenced by the tasks themselves, not by timers.
 		const outcome = runPool(
 			10,
 			2,
 			async (index, signal) => {
 				started.push(index);
-				await new Promise<void>((resolve, reject) => {
-					const timer = setTimeout(resolve, 20);
-					signal.addEventListener('abort', () => {
-						clearTimeout(timer);
-						reject(new Error('cancelled'));
-					});
+				if (index < 3) return index;
+				if (index === 3) outer.abort(new Error('execution cancelled'));
+				await new Promise<void>((_resolve, reject) => {
+					if (signal.aborted) reject(new Error('cancelled'));
+					signal.addEventListener('abort', () => reject(new Error('cancelled')));
 				});
 				return index;
 			},
 			outer.signal,
 		);
-		await pause(30);
-		outer.abort(new Error('execution cancelled'));
 		await expect(outcome).rejects.toThrow('cancelled');
 		expect(started.length).toBeLessThan(10);
+		expect(started).toEqual([0, 1, 2, 3]);
 
 		const already = new AbortController();
 		already.abort(new Error('cancelled before'));

@@ -4,7 +4,9 @@
  * keeps failing fails the item with that page's error — no partial output, no unhandled rejection,
  * nothing sent after the failure but what was already on the wire (that no rejection goes unhandled
  * is checked on the pool itself, in a child process: test/node/pool.test.ts). Through n8n-core's real
- * RoutingNode over real HTTP; the sandbox counts and timestamps every request. Only the exponential
+ * RoutingNode over real HTTP. What must be on the wire at the same time is arranged with the
+ * sandbox's holds, and "sent after" is read from its sequence numbers (arrival vs answer), never from
+ * clock readings: the outcome does not depend on how busy the machine is. Only the exponential
  * backoff is shortened (fast-retry.ts); Retry-After is real.
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
@@ -16,6 +18,10 @@ import { useSandbox } from '../helpers/node-runner';
 import type { RecordedRequest } from '../sandbox';
 import { DEMO } from '../sandbox';
 import { itemIndexOf, run, runError, sleepMs } from './helpers';
+
+/** requests that arrived after `answered`'s answer was written (sandbox sequence, not clock) */
+const arrivedAfter = (requests: RecordedRequest[], answered: RecordedRequest): RecordedRequest[] =>
+	requests.filter((r) => r.seq > answered.answeredSeq!);
 
 const CONTACTS = 1050;
 const LATENCY_MS = 20;
@@ -52,26 +58,41 @@ describe('429 on a middle page: retried after Retry-After, the other pages wait 
 	test('concurrency 4: page 300 gets 429 while 3 pages are on the wire; retried, nothing lost or doubled', async () => {
 		const { sandbox } = ctx;
 		sandbox.addFault({ path: PATH, query: { offset: '300' }, kind: 'status', status: 429, retryAfterSeconds: 1 });
-		// The other three pages of the first wave are held 100 ms: when the 429 arrives, their
-		// workers are still waiting for them and only afterwards want to send the next pages.
-		for (const offset of ['200', '400', '500']) sandbox.addFault({ path: PATH, query: { offset }, kind: 'slow', delayMs: 100 });
+		// The first concurrent wave (pages 200-500) is held until all four are on the wire; then the
+		// 429 is answered, and only after it the other three: their workers want the next pages
+		// only after the 429, whatever the machine's speed.
+		const page300 = sandbox.hold({ path: PATH, query: { offset: '300' } });
+		const others = sandbox.hold({ path: PATH, skip: 2 });
+		const running = run(sandbox, { parameters: allContacts(4) });
+		await Promise.all([page300.waitFor(1), others.waitFor(3)]);
+		page300.release();
+		const [limited] = page300.held;
+		await sandbox.waitForRequests(() => limited.answeredSeq !== undefined);
+		others.release();
+		const out = await running;
 
-		const out = await run(sandbox, { parameters: allContacts(4) });
 		expect(phones(out)).toEqual(members());
 		expect(statusesByOffset()).toEqual(everyPageOnce({ '300': [429, 200] }));
-
-		// Sequenced by the sandbox's own request log, not by durations: the requests that arrived
-		// after the 429 was answered are exactly the retry of page 300 and the pages 600-1000.
-		const limited = pageCalls().find((r) => r.status === 429)!;
-		const later = pageCalls().filter((r) => r.at > limited.answeredAt!);
+		expect(limited.status).toBe(429);
+		// The requests that arrived after the 429 was answered (sandbox sequence numbers) are exactly
+		// the retry of page 300 and the pages 600-1000 ...
+		const later = arrivedAfter(pageCalls(), limited);
 		expect(later.map((r) => r.query.offset).sort()).toEqual(['300', '1000', '600', '700', '800', '900'].sort());
+		// ... and none of them came before Retry-After (1 s) was over: the other pages waited too.
+		// A lower bound only: a busy machine can make it longer, never shorter.
+		for (const r of later) expect(r.at - limited.answeredAt!).toBeGreaterThanOrEqual(950);
 		expect(sandbox.maxInFlight).toBeLessThanOrEqual(4);
 	});
 
 	test('a 429 on each page of the first concurrent wave: each retried once, the list is complete and in order', async () => {
 		const { sandbox } = ctx;
 		sandbox.addFault({ path: PATH, kind: 'status', status: 429, retryAfterSeconds: 0, skip: 2, times: 4 });
-		const out = await run(sandbox, { parameters: allContacts(4) });
+		// The wave is held until all four pages arrived, so the four 429s go to them, not to a retry.
+		const wave = sandbox.hold({ path: PATH, skip: 2 });
+		const running = run(sandbox, { parameters: allContacts(4) });
+		await wave.waitFor(4);
+		wave.release();
+		const out = await running;
 		expect(phones(out)).toEqual(members());
 		const statuses = statusesByOffset();
 		expect(Object.values(statuses).flat().filter((s) => s === 429)).toHaveLength(4);
@@ -105,10 +126,15 @@ describe('5xx on a middle page', () => {
 	test('a 500 every time on page 200: the item fails with that page\'s error after 3 sends; nothing is sent after it, nothing left running', async () => {
 		const { sandbox } = ctx;
 		sandbox.addFault({ path: PATH, query: { offset: '200' }, kind: 'status', status: 500, times: Infinity });
-		// The pages the other worker fetches meanwhile are slow, so pages are still left when it fails.
-		sandbox.addFault({ path: PATH, kind: 'slow', delayMs: 60, skip: 2, times: Infinity });
-
-		const error = await runError(sandbox, { parameters: allContacts(2) });
+		// The other worker's page (300) is held until page 200 has failed for the third time, so
+		// pages are still left when it fails.
+		const page300 = sandbox.hold({ path: PATH, query: { offset: '300' } });
+		const failing = runError(sandbox, { parameters: allContacts(2) });
+		const lastFailure = (): RecordedRequest | undefined =>
+			pageCalls().filter((r) => r.query.offset === '200' && r.answeredSeq !== undefined)[2];
+		await sandbox.waitForRequests(() => lastFailure() !== undefined);
+		page300.release();
+		const error = await failing;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The API failed to process the request (HTTP 500): Erro ao enviar mensagem');
 		expect(String(error.description)).toContain('Gave up after 3 attempts.');
@@ -117,11 +143,12 @@ describe('5xx on a middle page', () => {
 
 		// Nothing on the wire when the node reports the failure, and nothing sent afterwards.
 		expect(sandbox.inFlight).toBe(0);
-		const failedAt = pageCalls().filter((r) => r.query.offset === '200').pop()!.answeredAt!;
-		const sentAfter = pageCalls().filter((r) => r.at > failedAt);
-		expect(sentAfter).toEqual([]);
+		// Page 300 was on the wire (held) when page 200 failed; nothing arrived after the third 500.
+		expect(page300.held).toHaveLength(1);
+		expect(arrivedAfter(pageCalls(), lastFailure()!)).toEqual([]);
+		// Pages 0 and 100, page 200 three times, page 300 once.
 		const count = sandbox.requests.length;
-		expect(count).toBeLessThan(11 + 2);
+		expect(count).toBe(6);
 		await sleepMs(200);
 		expect(sandbox.requests).toHaveLength(count);
 	});
@@ -151,7 +178,12 @@ describe('5xx on a middle page', () => {
 		const { sandbox } = ctx;
 		sandbox.addFault({ path: PATH, query: { offset: '200' }, kind: 'status', status: 404, message: 'no such page' });
 		sandbox.addFault({ path: PATH, query: { offset: '300' }, kind: 'status', status: 500, times: Infinity });
-		const error = await runError(sandbox, { parameters: allContacts(4) });
+		// Page 300 is held until page 200's 404 has been answered: its 500 comes second.
+		const page300 = sandbox.hold({ path: PATH, query: { offset: '300' } });
+		const failing = runError(sandbox, { parameters: allContacts(4) });
+		await sandbox.waitForRequests((requests) => requests.some((r) => r.query.offset === '200' && r.answeredSeq !== undefined));
+		page300.release();
+		const error = await failing;
 		expect(error.message).toContain('HTTP 404');
 		expect(error.message).toContain('no such page');
 		// Page 300's retry was waiting (backoff) or not yet decided when page 200 failed: not sent.

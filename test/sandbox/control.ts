@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest } from './errors';
 import { parseFault, type ActiveFault } from './faults';
+import type { Hold, HoldFilter } from './holds';
 import type { Variants } from './variants';
 import { parseJson, readBody, sendJson } from './http';
 import { parseSeedOptions, type SeedOptions } from './seed';
@@ -17,7 +18,12 @@ export const CONTROL_ENDPOINTS = [
 	'POST   /_sandbox/reset                        optional body: {contactsOnBigTag, templates, chats, messagesPerChat}',
 	'GET    /_sandbox/requests                     recorded /v2 requests',
 	'DELETE /_sandbox/requests',
-	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?}',
+	'POST   /_sandbox/requests/wait                {count, timeoutMs?}: answers once that many /v2 requests are recorded',
+	'POST   /_sandbox/holds                        hold matching /v2 requests until released: {method?, path?, match?, query?, skip?}',
+	'GET    /_sandbox/holds',
+	'POST   /_sandbox/holds/wait                   {id, count, timeoutMs?}: answers once that hold holds that many',
+	'POST   /_sandbox/holds/release                {id?}: that hold, or all',
+	'POST   /_sandbox/faults                       a fault or an array: {kind, method?, path?, match?, status?, retryAfterSeconds?, retryAfterAsDate?, message?, body?, delayMs?, skip?, times?, every?}',
 	'GET    /_sandbox/faults',
 	'POST   /_sandbox/variants                     answer as an API that differs from the node\'s assumptions (test/sandbox/variants.ts); {} = none',
 	'GET    /_sandbox/variants',
@@ -51,6 +57,11 @@ export interface ControlTarget {
 	readonly latencyMs: number;
 	setVariants(variants: Variants): void;
 	readonly variants: Variants;
+	hold(filter: HoldFilter): Hold;
+	getHold(id: number): Hold | undefined;
+	listHolds(): Array<Record<string, unknown>>;
+	releaseHolds(): void;
+	waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
 }
 
 const objectBody = (body: unknown): Record<string, unknown> => {
@@ -62,6 +73,12 @@ const objectBody = (body: unknown): Record<string, unknown> => {
 const faultsView = (faults: ActiveFault[]) =>
 	faults.map((f) => ({ ...f, fault: { ...f.fault, times: f.fault.times === Infinity ? 'Infinity' : f.fault.times } }));
 
+function findHold(target: ControlTarget, id: number): Hold {
+	const hold = target.getHold(id);
+	if (!hold) throw new ApiError(404, `no hold with id ${id}`);
+	return hold;
+}
+
 async function dispatch(target: ControlTarget, route: string, body: unknown): Promise<Record<string, unknown>> {
 	switch (route) {
 		case 'GET /health':
@@ -71,6 +88,29 @@ async function dispatch(target: ControlTarget, route: string, body: unknown): Pr
 			return { counts: target.state.snapshot().counts };
 		case 'GET /requests':
 			return { requests: target.requests };
+		case 'POST /requests/wait': {
+			const f = new Fields(objectBody(body));
+			const requests = await target.waitForRequests(f.integer('count', { required: true, min: 0 }), f.integer('timeoutMs', { min: 1, max: 600_000 }));
+			return { requests: requests.length };
+		}
+		case 'POST /holds': {
+			const hold = target.hold(objectBody(body ?? {}) as HoldFilter);
+			return { hold: { id: hold.id, filter: hold.filter } };
+		}
+		case 'GET /holds':
+			return { holds: target.listHolds() };
+		case 'POST /holds/wait': {
+			const f = new Fields(objectBody(body));
+			const hold = findHold(target, f.integer('id', { required: true, min: 1 }));
+			const held = await hold.waitFor(f.integer('count', { required: true, min: 0 }), f.integer('timeoutMs', { min: 1, max: 600_000 }));
+			return { held: held.length };
+		}
+		case 'POST /holds/release': {
+			const id = new Fields(objectBody(body ?? {})).integer('id', { min: 1 });
+			if (id === undefined) target.releaseHolds();
+			else findHold(target, id).release();
+			return { holds: target.listHolds() };
+		}
 		case 'DELETE /requests':
 			target.clearRequests();
 			return {};

@@ -18,16 +18,12 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * replaced by the request's Authorization header (an API that echoes the token). With
  * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
  * Apart from 'slow', a faulted request changes no state. `skip` lets the first N matching requests
- * through; `times` (default 1, Infinity allowed) is how many are affected after that.
+ * through; `times` (default 1, Infinity allowed) is how many are affected after that; `every: n`
+ * affects only every n-th of the matching requests after the skipped ones (the 1st, the n+1-th, …):
+ * `{ kind: 'status', status: 429, every: 2, times: Infinity }` is a 429 storm in which each
+ * request of a one-at-a-time walk is refused once and its retry answered.
  */
-export interface Fault {
-	method?: string;
-	/** e.g. '/v2/tag/create' ('/tag/create' is read the same); omitted = any /v2 path */
-	path?: string;
-	/** only requests whose raw body or a query value contains this text */
-	match?: string;
-	/** only requests whose query has these exact values */
-	query?: Record<string, string>;
+export interface Fault extends RequestFilter {
 	kind: FaultKind;
 	status?: number;
 	retryAfterSeconds?: number;
@@ -37,6 +33,7 @@ export interface Fault {
 	delayMs?: number;
 	skip?: number;
 	times?: number;
+	every?: number;
 }
 
 export interface ActiveFault {
@@ -47,10 +44,48 @@ export interface ActiveFault {
 	applied: number;
 }
 
+/** Which /v2 requests a fault or a hold (holds.ts) applies to; every field given must match. */
+export interface RequestFilter {
+	method?: string;
+	/** e.g. '/v2/tag/create' ('/tag/create' is read the same); omitted = any /v2 path */
+	path?: string;
+	/** only requests whose raw body or a query value contains this text */
+	match?: string;
+	/** only requests whose query has these exact values */
+	query?: Record<string, string>;
+}
+
 function normalizePath(path: string): string {
 	let p = path.startsWith('/') ? path : `/${path}`;
 	p = p.replace(/\/+$/, '');
 	return p === '/v2' || p.startsWith('/v2/') ? p : `/v2${p}`;
+}
+
+/** Checks the request filter of a fault or a hold given as JSON or in code. */
+export function parseFilter(value: Record<string, unknown>, label: string): RequestFilter {
+	const f = new Fields(value, 'body', `${label}.`);
+	const method = f.string('method', { min: 1, max: 10, pattern: /^[A-Za-z]+$/ })?.toUpperCase();
+	const path = f.string('path', { min: 1, max: 255 });
+	const match = f.string('match', { min: 1, max: 1000 });
+	const query = value.query;
+	if (query !== undefined && (!isPlainObject(query) || !Object.values(query).every((v) => typeof v === 'string'))) {
+		throw badRequest(`${label}.query must be an object of strings`);
+	}
+	return {
+		...(method && { method }),
+		...(path && { path: normalizePath(path) }),
+		...(match !== undefined && { match }),
+		...(query !== undefined && { query: { ...(query as Record<string, string>) } }),
+	};
+}
+
+/** `content`: the request's raw body and query values, for `match`. */
+export function matchesFilter(filter: RequestFilter, method: string, path: string, content: string, query: URLSearchParams): boolean {
+	if (filter.method && filter.method !== method) return false;
+	if (filter.path && filter.path !== path) return false;
+	if (filter.match !== undefined && !content.includes(filter.match)) return false;
+	if (filter.query && Object.entries(filter.query).some(([key, value]) => query.get(key) !== value)) return false;
+	return true;
 }
 
 /** Checks a fault given as JSON (control endpoint) or in code; `times` may be Infinity or 'Infinity'. */
@@ -59,13 +94,6 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	const { times: rawTimes, ...rest } = value;
 	const f = new Fields(rest, 'body', `${label}.`);
 	const kind = f.enumOf('kind', FAULT_KINDS, { required: true });
-	const method = f.string('method', { min: 1, max: 10, pattern: /^[A-Za-z]+$/ })?.toUpperCase();
-	const path = f.string('path', { min: 1, max: 255 });
-	const match = f.string('match', { min: 1, max: 1000 });
-	const query = rest.query;
-	if (query !== undefined && (!isPlainObject(query) || !Object.values(query).every((v) => typeof v === 'string'))) {
-		throw badRequest(`${label}.query must be an object of strings`);
-	}
 	const status = f.integer('status', { min: 400, max: 599 });
 	const retryAfterSeconds = f.integer('retryAfterSeconds', { min: 0, max: 86_400 });
 	const retryAfterAsDate = f.boolean('retryAfterAsDate');
@@ -74,21 +102,20 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	if (kind === 'json' && !isPlainObject(body)) throw badRequest(`${label}.body must be an object for kind json`);
 	const delayMs = f.integer('delayMs', { min: 0, max: 600_000 });
 	const skip = f.integer('skip', { min: 0, default: 0 });
+	const every = f.integer('every', { min: 1 });
 	let times = 1;
 	if (rawTimes === Infinity || rawTimes === 'Infinity') times = Infinity;
 	else if (rawTimes !== undefined && rawTimes !== null) times = new Fields({ times: rawTimes }, 'body', `${label}.`).integer('times', { required: true, min: 1 });
 	return {
 		kind,
-		...(method && { method }),
-		...(path && { path: normalizePath(path) }),
-		...(match !== undefined && { match }),
-		...(query !== undefined && { query: { ...(query as Record<string, string>) } }),
+		...parseFilter(rest, label),
 		...(status !== undefined && { status }),
 		...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
 		...(retryAfterAsDate !== undefined && { retryAfterAsDate }),
 		...(message !== undefined && { message }),
 		...(kind === 'json' && { body }),
 		...(delayMs !== undefined && { delayMs }),
+		...(every !== undefined && { every }),
 		skip,
 		times,
 	};
@@ -116,13 +143,11 @@ export class FaultInjector {
 	take(method: string, path: string, content = '', query: URLSearchParams = new URLSearchParams()): ActiveFault['fault'] | undefined {
 		for (const entry of this.active) {
 			const { fault } = entry;
-			if (fault.method && fault.method !== method) continue;
-			if (fault.path && fault.path !== path) continue;
-			if (fault.match !== undefined && !content.includes(fault.match)) continue;
-			if (fault.query && Object.entries(fault.query).some(([key, value]) => query.get(key) !== value)) continue;
+			if (!matchesFilter(fault, method, path, content, query)) continue;
 			if (entry.applied >= fault.times) continue;
 			entry.seen++;
 			if (entry.seen <= fault.skip) continue;
+			if (fault.every !== undefined && (entry.seen - fault.skip - 1) % fault.every !== 0) continue;
 			entry.applied++;
 			return fault;
 		}

@@ -4,6 +4,8 @@ export type {
 	Delivery,
 	Fault,
 	FaultKind,
+	Hold,
+	HoldFilter,
 	InServiceMessage,
 	RecordedRequest,
 	Sandbox,

@@ -10,6 +10,7 @@ import { userRoutes } from './api-users';
 import { handleControl, type ControlTarget } from './control';
 import { ApiError, DEFAULT_ERROR_MESSAGE, badRequest } from './errors';
 import { FaultInjector, type ActiveFault, type Fault } from './faults';
+import { Holds, type Hold, type HoldFilter } from './holds';
 import { flatHeaders, parseJson, readBody, sendJson } from './http';
 import type { Effects, Route } from './routes';
 import { parseSeedOptions, seedState, type SeedOptions } from './seed';
@@ -22,6 +23,7 @@ import { WebhookDispatcher, type Delivery } from './webhooks';
 
 export type { SeedOptions } from './seed';
 export type { Fault, FaultKind } from './faults';
+export type { Hold, HoldFilter } from './holds';
 export type { Delivery } from './webhooks';
 export type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
 export type { SandboxState } from './state';
@@ -61,10 +63,18 @@ export interface RecordedRequest {
 	body: unknown;
 	/** status answered; 0 while pending or when the connection was reset */
 	status: number;
-	/** epoch ms of arrival */
+	/** epoch ms of arrival (for figures only: tests order by `seq`/`answeredSeq`) */
 	at: number;
 	/** epoch ms when the answer was sent (or the connection dropped); undefined while pending */
 	answeredAt?: number;
+	/**
+	 * The sandbox's event counter at arrival. Arrivals and answers share one counter, so
+	 * `b.seq > a.answeredSeq` means b arrived after a's answer was written: an order that does not
+	 * depend on the clock. Counts on across clearRequests() and reset().
+	 */
+	seq: number;
+	/** the event counter when the answer was written (or the connection dropped); undefined while pending */
+	answeredSeq?: number;
 }
 
 export interface Sandbox {
@@ -81,6 +91,11 @@ export interface Sandbox {
 	readonly inFlight: number;
 	/** the most /v2 requests handled at the same time since the start, the last reset or clearRequests() */
 	readonly maxInFlight: number;
+	/** Holds the /v2 requests matching `filter` (holds.ts) until the returned hold is released. */
+	hold(filter?: HoldFilter): Hold;
+	/** Resolves once `until(requests)` is true (checked on every arrival and answer), or once at
+	 *  least that many requests are recorded; rejects after `timeoutMs` (default 10 000). */
+	waitForRequests(until: number | ((requests: RecordedRequest[]) => boolean), timeoutMs?: number): Promise<RecordedRequest[]>;
 	/** Test hook: runs for every /v2 request after the latency, before faults and the handler
 	 *  (e.g. to change the state between two pages). Cleared by reset(). */
 	beforeHandle: ((request: RecordedRequest, state: SandboxState) => void) | undefined;
@@ -91,7 +106,7 @@ export interface Sandbox {
 	setVariants(variants: Variants): void;
 	readonly variants: Variants;
 	/** Back to the seeded state (sizes given here override the ones given at start); request log,
-	 *  deliveries, faults and pending timers cleared. Latency is kept. */
+	 *  deliveries, faults and pending timers cleared, holds released. Latency is kept. */
 	reset(seed?: SeedOptions): void;
 	/** the live state, for assertions */
 	readonly state: SandboxState;
@@ -148,6 +163,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 	private current: SandboxState;
 	private readonly faults = new FaultInjector();
+	private readonly holds = new Holds();
+	/** arrivals and answers, counted (RecordedRequest.seq) */
+	private events = 0;
+	private readonly requestWatchers = new Set<() => void>();
 	/** latency and slow-fault sleeps */
 	private readonly requestTimers = new Timers();
 	/** delayed deliveries and asynchronous deletions: they belong to a state and die with it */
@@ -218,6 +237,54 @@ class SandboxServer implements Sandbox, ControlTarget {
 		return this.faults.list();
 	}
 
+	hold(filter: HoldFilter = {}): Hold {
+		return this.holds.add(filter);
+	}
+
+	getHold(id: number): Hold | undefined {
+		return this.holds.get(id);
+	}
+
+	listHolds(): Array<Record<string, unknown>> {
+		return this.holds.list();
+	}
+
+	releaseHolds(): void {
+		this.holds.releaseAll();
+	}
+
+	waitForRequests(until: number | ((requests: RecordedRequest[]) => boolean), timeoutMs = 10_000): Promise<RecordedRequest[]> {
+		const done = typeof until === 'number' ? () => this.requests.length >= until : () => until(this.requests);
+		if (done()) return Promise.resolve(this.requests);
+		return new Promise((resolve, reject) => {
+			const check = (): void => {
+				if (!done()) return;
+				this.requestWatchers.delete(check);
+				clearTimeout(timer);
+				resolve(this.requests);
+			};
+			const timer = setTimeout(() => {
+				this.requestWatchers.delete(check);
+				reject(new Error(`waitForRequests: not reached after ${timeoutMs} ms (${this.requests.length} requests recorded)`));
+			}, timeoutMs);
+			this.requestWatchers.add(check);
+		});
+	}
+
+	private notifyWatchers(): void {
+		for (const check of [...this.requestWatchers]) check();
+	}
+
+	/** Called in the same synchronous step that writes the answer (or drops the connection), so a
+	 *  request the client sends because of that answer always gets a higher `seq`. */
+	private answered(record: RecordedRequest): void {
+		if (record.answeredSeq === undefined) {
+			record.answeredAt = Date.now();
+			record.answeredSeq = ++this.events;
+		}
+		this.notifyWatchers();
+	}
+
 	setVariants(variants: Variants): void {
 		this.variants = parseVariants(variants);
 	}
@@ -230,6 +297,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		// Sizes not given keep the ones the sandbox was started with (e.g. the CLI's --contacts).
 		const sizes = { ...this.options.seed, ...parseSeedOptions(seed) };
 		this.stateTimers.clear();
+		this.releaseHolds();
 		this.current = seedState(sizes);
 		this.clearRequests();
 		this.clearDeliveries();
@@ -245,6 +313,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
+		this.releaseHolds();
 		this.requestTimers.clear();
 		this.stateTimers.clear();
 		this.closing.abort();
@@ -272,21 +341,23 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 	}
 
-	/** record → latency → fault → auth → route → JSON body → handler. */
+	/** record → hold → latency → fault → auth → route → JSON body → handler. */
 	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
-		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now() };
+		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now(), seq: ++this.events };
 		this.requests.push(record);
 		this.inFlight++;
 		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		this.notifyWatchers();
 		res.once('close', () => {
 			this.inFlight--;
-			record.answeredAt = Date.now();
+			this.answered(record);
 		});
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
 			record.status = status;
 			// Variant: an API whose every error says only its default text.
 			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
 			sendJson(res, status, body, headers);
+			this.answered(record);
 		};
 
 		let raw: string;
@@ -299,9 +370,13 @@ class SandboxServer implements Sandbox, ControlTarget {
 		const parsed = raw.trim() === '' ? undefined : parseJson(raw);
 		record.body = parsed === undefined ? undefined : parsed.ok ? parsed.value : raw;
 
+		const content = `${[...params.values()].join('\n')}\n${raw}`;
+		await this.holds.pass(record, content, params);
+		// Released by close(): the connection is gone, nothing more to do.
+		if (this.closed) return;
 		await this.requestTimers.sleep(this.latencyMs);
 		this.beforeHandle?.(record, this.current);
-		const fault = this.faults.take(method, path, `${[...params.values()].join('\n')}\n${raw}`, params);
+		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault) return this.applyFault(fault, req, res, record);
 
@@ -329,6 +404,11 @@ class SandboxServer implements Sandbox, ControlTarget {
 	}
 
 	private applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): void {
+		this.writeFault(fault, req, res, record);
+		this.answered(record);
+	}
+
+	private writeFault(fault: Fault, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): void {
 		switch (fault.kind) {
 			case 'status': {
 				const status = fault.status ?? 500;

@@ -123,3 +123,13 @@ export async function startReceiver(status = 200) {
 export const ID = /^c[a-z0-9]{24}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `condition()` holds (checked every 5 ms); rejects after `timeoutMs`. A wait for a
+ *  state, not a guess at how long it takes. */
+export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms`);
+		await sleep(5);
+	}
+}

@@ -1,5 +1,5 @@
 import { DEMO } from '../index';
-import { expectError, request, sleep, useSandbox } from './helpers';
+import { expectError, request, useSandbox } from './helpers';
 
 const { api, sandbox } = useSandbox();
 
@@ -57,7 +57,9 @@ describe('routing and bodies', () => {
 		expect(log[0]).toMatchObject({ method: 'GET', path: '/v2/tag/list-contacts', query: { tagId: DEMO.tags.vip.id, limit: '2' }, status: 200, body: undefined });
 		expect(log[0].headers.authorization).toBe(`Bearer ${sandbox().token}`);
 		expect(log[1]).toMatchObject({ method: 'POST', path: '/v2/tag/create', query: {}, body: { name: 'Recorded' }, status: 200 });
-		expect(log[1].at).toBeGreaterThanOrEqual(log[0].at);
+		// Sequence numbers, not clock readings: the second call was sent after the first was answered.
+		expect(log[0].answeredSeq).toBeGreaterThan(log[0].seq);
+		expect(log[1].seq).toBeGreaterThan(log[0].answeredSeq!);
 		const viaHttp = await api().control('GET', '/requests');
 		expect(viaHttp.body.requests).toHaveLength(2);
 		sandbox().clearRequests();
@@ -130,6 +132,14 @@ describe('faults', () => {
 		expect((await api().get('/user/list')).status).toBe(200);
 	});
 
+	it('every: n affects every n-th matching request after the skipped ones (a storm)', async () => {
+		sandbox().addFault({ path: '/user/list', kind: 'status', status: 429, retryAfterSeconds: 0, skip: 1, every: 2, times: 3 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 9; i++) statuses.push((await api().get('/user/list')).status);
+		expect(statuses).toEqual([200, 429, 200, 429, 200, 429, 200, 200, 200]);
+		expectError(await api().control('POST', '/faults', { kind: 'status', every: 0 }), 400, 'fault.every must be an integer');
+	});
+
 	it('query limits a fault to requests with exactly those query values (one page of a list)', async () => {
 		sandbox().addFault({ path: '/tag/list-contacts', query: { offset: '100' }, kind: 'status', status: 503, times: Infinity });
 		const page = (offset: number) => api().get('/tag/list-contacts', { tagId: DEMO.tags.big.id, offset, limit: 100 });
@@ -154,6 +164,62 @@ describe('faults', () => {
 	});
 });
 
+describe('holds (a test decides when a request goes on)', () => {
+	it('holds matching requests until released, lets the others through, and records arrival and answer in sequence', async () => {
+		const hold = sandbox().hold({ path: '/tag/list-contacts', query: { offset: '100' } });
+		const page = (offset: number) => api().get('/tag/list-contacts', { tagId: DEMO.tags.big.id, offset, limit: 100 });
+		const held = page(100);
+		const [first] = await hold.waitFor(1);
+		expect(first).toMatchObject({ path: '/v2/tag/list-contacts', query: { offset: '100' }, status: 0 });
+		expect(first.answeredSeq).toBeUndefined();
+		// Another page is not held: it is answered while page 100 waits.
+		expect((await page(0)).status).toBe(200);
+		const other = sandbox().requests[1];
+		expect(other.seq).toBeGreaterThan(first.seq);
+		expect(sandbox().inFlight).toBe(1);
+		hold.release();
+		expect((await held).status).toBe(200);
+		expect(first.answeredSeq).toBeGreaterThan(other.answeredSeq!);
+		// Released holds hold nothing more.
+		expect((await page(100)).status).toBe(200);
+		expect(hold.held).toHaveLength(1);
+	});
+
+	it('skip lets the first N through; a fault applies to a held request once released', async () => {
+		const hold = sandbox().hold({ path: '/user/list', skip: 1 });
+		sandbox().addFault({ path: '/user/list', kind: 'status', status: 503, skip: 1 });
+		expect((await api().get('/user/list')).status).toBe(200);
+		const second = api().get('/user/list');
+		await hold.waitFor(1);
+		hold.release();
+		expect((await second).status).toBe(503);
+	});
+
+	it('over HTTP: create, wait for N held, list, release; wait for N requests; reset releases every hold', async () => {
+		const created = await api().control('POST', '/holds', { path: '/user/list' });
+		expect(created.body.hold).toMatchObject({ id: expect.any(Number), filter: { path: '/v2/user/list' } });
+		const call = api().get('/user/list');
+		expect((await api().control('POST', '/holds/wait', { id: created.body.hold.id, count: 1 })).body.held).toBe(1);
+		expect((await api().control('GET', '/holds')).body.holds).toEqual([{ id: created.body.hold.id, filter: { path: '/v2/user/list' }, held: 1, released: false }]);
+		expect((await api().control('POST', '/requests/wait', { count: 1 })).body.requests).toBe(1);
+		await api().control('POST', '/holds/release', { id: created.body.hold.id });
+		expect((await call).status).toBe(200);
+		expectError(await api().control('POST', '/holds/release', { id: 999 }), 404, 'no hold with id 999');
+		expectError(await api().control('POST', '/holds', { query: { offset: 1 } }), 400, 'hold.query must be an object of strings');
+
+		sandbox().hold({ path: '/user/list' });
+		const pending = api().get('/user/list');
+		await sandbox().waitForRequests((requests) => requests.some((r) => r.path === '/v2/user/list' && r.status === 0));
+		sandbox().reset();
+		expect((await pending).status).toBe(200);
+		expect((await api().control('GET', '/holds')).body.holds).toEqual([]);
+	});
+
+	it('waitForRequests rejects with the count reached when it is not met in time', async () => {
+		await expect(sandbox().waitForRequests(1, 20)).rejects.toThrow('waitForRequests: not reached after 20 ms (0 requests recorded)');
+	});
+});
+
 describe('variants (answering as an API that differs from the node\'s assumptions)', () => {
 	it('are set over HTTP or in code, change how requests are read, and are cleared by reset', async () => {
 		const page = () => api().get('/inbox/find-all-chats', { skip: 2, take: 3, offset: 0, limit: 50 });
@@ -174,24 +240,29 @@ describe('variants (answering as an API that differs from the node\'s assumption
 
 describe('latency', () => {
 	it('adds the configured latency to every /v2 request, settable in code and over HTTP', async () => {
-		// Lower bounds only, with a wide gap, so a busy machine cannot fail it.
+		// Lower bounds only (a busy machine can only make them larger).
 		sandbox().setLatency(400);
-		let started = Date.now();
+		const started = Date.now();
 		await api().get('/user/list');
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+		expect(sandbox().requests[0].answeredAt! - sandbox().requests[0].at).toBeGreaterThanOrEqual(390);
+		// 0 over HTTP after 600 s in code: the next call answers at all (within the test's timeout).
+		sandbox().setLatency(600_000);
 		expect((await api().control('POST', '/latency', { ms: 0 })).body.latencyMs).toBe(0);
-		started = Date.now();
-		await api().get('/user/list');
-		expect(Date.now() - started).toBeLessThan(390);
+		expect((await api().get('/user/list')).status).toBe(200);
 		expectError(await api().control('POST', '/latency', { ms: -5 }), 400, 'ms must be an integer');
 	});
 
-	it('counts the requests in flight (the most at once) and records when each was answered', async () => {
-		sandbox().setLatency(60);
-		await Promise.all([api().get('/user/list'), api().get('/user/list'), api().get('/user/list')]);
+	it('counts the requests in flight (the most at once)', async () => {
+		// Held until all three have arrived: three in flight whatever the machine's speed.
+		const hold = sandbox().hold({ path: '/user/list' });
+		const calls = Promise.all([api().get('/user/list'), api().get('/user/list'), api().get('/user/list')]);
+		await hold.waitFor(3);
+		expect(sandbox().inFlight).toBe(3);
+		hold.release();
+		await calls;
 		expect(sandbox().inFlight).toBe(0);
 		expect(sandbox().maxInFlight).toBe(3);
-		for (const r of sandbox().requests) expect(r.answeredAt! - r.at).toBeGreaterThanOrEqual(55);
 		sandbox().clearRequests();
 		expect(sandbox().maxInFlight).toBe(0);
 		await api().get('/user/list');
@@ -241,7 +312,7 @@ describe('control endpoints', () => {
 			() => 'answered',
 			() => 'failed',
 		);
-		await sleep(50);
+		await other.waitForRequests(1);
 		await other.close();
 		expect(await pending).toBe('failed');
 		await expect(request(`${other.baseUrl}/user/list`, 'GET', {}, other.token)).rejects.toThrow();

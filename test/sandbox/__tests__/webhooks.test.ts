@@ -146,7 +146,7 @@ describe('delay', () => {
 		const started = Date.now();
 		const immediate = await inbound();
 		expect(immediate).toHaveLength(1);
-		const all = await sandbox().waitForDeliveries(2, 2000);
+		const all = await sandbox().waitForDeliveries(2, 10_000);
 		expect(all).toHaveLength(2);
 		expect(all[1].at - started).toBeGreaterThanOrEqual(4 * MINUTE_MS - 5);
 		expect(all[1].scheduledAt).toBeLessThanOrEqual(all[0].at);
@@ -170,7 +170,7 @@ describe('other events', () => {
 		expect(d.body).toMatchObject({ event: 'CONNECTION_STATUS_UPDATE', data: { connectionStatus: 'QRCODE', previousStatus: 'CONNECTED', integration: { id: WA } } });
 		expect(sandbox().state.integrations.get(WA)?.connectionStatus).toBe('QRCODE');
 		await api().post('/integration/disconnect', { integrationId: WA });
-		const all = await sandbox().waitForDeliveries(2, 2000);
+		const all = await sandbox().waitForDeliveries(2, 10_000);
 		expect(all[1].body).toMatchObject({ data: { connectionStatus: 'DISCONNECTED', previousStatus: 'QRCODE' } });
 	});
 
