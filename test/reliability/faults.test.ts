@@ -447,7 +447,7 @@ describe('continueOnFail with good and faulty items: N in, N out, in order, pair
 		expect(summary).toEqual([
 			'ok A-ok',
 			'The API failed to process the request (HTTP 500): Erro ao enviar mensagem',
-			expect.stringMatching(/^Invalid .*\(name\) in item 2: must be 1-255 characters, got 256$/),
+			'Invalid Name: must be 1-255 characters, got 256 characters [item 2]',
 			'ok D-429',
 			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
 			`The API did not answer within ${TIMEOUT_MS} ms (timeout)`,
