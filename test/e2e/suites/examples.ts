@@ -124,7 +124,8 @@ export function examplesSuite(ctx: () => E2EContext): void {
 			active.push(workflow);
 			const client = await connectMcpWhenLive(mcpUrl(c.stack.n8n.url, String(trigger.parameters.path)), token);
 			try {
-				expect(client.getInstructions()).toBe(trigger.parameters.instructions);
+				// n8n 1.x's MCP Server Trigger does not pass the trigger's Instructions on to the client.
+				expect(client.getInstructions()).toBe(c.major === '2' ? trigger.parameters.instructions : undefined);
 				// Every tool node is offered, with the description written for agents and a described argument each.
 				const { tools } = await client.listTools();
 				const toolNodes = example.nodes.filter((n) => n.type === TOOL_NODE_TYPE);
