@@ -105,6 +105,19 @@ async function apiGet(ctx: E2EContext, path: string): Promise<Record<string, unk
 	return (await res.json()) as Record<string, unknown>;
 }
 
+/**
+ * In queue mode n8n hands the agent a failed tool call as JSON text, `{"error":{"message":…}}`, where
+ * a single process gives the message as plain text: the same message either way.
+ */
+function errorMessageIn(text: string): string | undefined {
+	try {
+		const message = (JSON.parse(text) as { error?: { message?: unknown } })?.error?.message;
+		return typeof message === 'string' ? message : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export function aiToolsSuite(ctx: () => E2EContext): void {
 	describe('AI tools: the MCP Server Trigger with our tool nodes, called by a real MCP client', () => {
 		let workflow: WorkflowRecord;
@@ -119,7 +132,9 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 			const result = await client.callTool({ name, arguments: args });
 			const executions = await c.client.waitForExecutions(workflow.id, known, 1);
 			expect(executions).toHaveLength(1);
-			return { isError: result.isError === true, text: resultText(result) };
+			const text = resultText(result);
+			expectNoSecret(text);
+			return { isError: result.isError === true, text: errorMessageIn(text) ?? text };
 		}
 
 		/** The text an agent gets must not carry a secret. */
@@ -265,12 +280,13 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 			expect(await refusal(undefined)).toBe(403);
 			expect(await refusal('not-the-token')).toBe(403);
 			// A bare tools/call, skipping the handshake, is refused the same way.
-			const raw = await c.client.raw('POST', url.slice(c.stack.n8n.url.length), {
-				body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Create_a_tag', arguments: { Name: 'Intruder', Color: '#000000' } } },
-				headers: { accept: 'application/json, text/event-stream', authorization: 'Bearer not-the-token' },
+			const raw = await fetch(url, {
+				method: 'POST',
+				body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Create_a_tag', arguments: { Name: 'Intruder', Color: '#000000' } } }),
+				headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-the-token' },
 			});
 			expect(raw.status).toBe(403);
-			expect(raw.text).not.toContain(MCP_TOKEN);
+			expect(await raw.text()).not.toContain(MCP_TOKEN);
 			expect(c.sandbox.requests).toEqual([]);
 			expect(await c.client.executionIds(workflow.id)).toEqual(known);
 		});
