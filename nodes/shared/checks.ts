@@ -1,0 +1,429 @@
+import type { IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { ID_PATTERN, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from './constants';
+
+/**
+ * The value checks of both nodes: the action node's fields (helpers/fields.ts) and the trigger's
+ * settings use the same ones.
+ *
+ * A check takes one value as n8n resolved it, tests it against a rule of the API spec and returns
+ * the normalised value (a comma-separated list becomes an array, "42" becomes 42; `undefined` = an
+ * empty optional value, not sent). A value that breaks the rule throws a NodeOperationError naming
+ * the field as the panel shows it, the rule and what was received; nothing is sent then.
+ */
+
+/** The value being checked: the field's display name, and the item it belongs to. */
+export interface Subject {
+	node: INode;
+	/** the field's display name in the panel */
+	label: string;
+	itemIndex?: number;
+	/** ` [item N]` when the node received several items, else '' (n8n shows the item itself) */
+	itemText: string;
+}
+
+export type Check = (value: unknown, at: Subject) => unknown;
+
+/** Absent: not given, null, an empty or blank string, or an empty list. */
+export function isAbsent(value: unknown): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value === 'string') return value.trim() === '';
+	if (Array.isArray(value)) return value.length === 0;
+	return false;
+}
+
+/** A short, safe rendering of a value for an error message. */
+export function describeValue(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') {
+		const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+		return `"${shown}"`;
+	}
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (Array.isArray(value)) return `a list of ${value.length}`;
+	return `an object`;
+}
+
+/** "5 characters", "1 character", "12 entries". */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+	return `${n} ${n === 1 ? noun : plural}`;
+}
+
+function nothingSent(at: Subject): string {
+	return at.itemText === '' ? 'Nothing was sent to the API.' : 'Nothing was sent to the API for this item.';
+}
+
+/**
+ * A validation failure in one sentence: the field's display name, the rule and what was received
+ * (`Invalid Phone Number: must be 8-30 characters, got 5 characters`); the description says what
+ * to do.
+ */
+export function invalid(
+	at: Subject,
+	rule: string,
+	got?: string,
+	fix = `Change ${at.label} to meet the rule and run again.`,
+): NodeOperationError {
+	const message = `Invalid ${at.label}: ${rule}${got === undefined ? '' : `, got ${got}`}${at.itemText}`;
+	return new NodeOperationError(at.node, message, {
+		itemIndex: at.itemIndex,
+		description: `${fix} ${nothingSent(at)}`,
+	});
+}
+
+export function missing(at: Subject, reason = 'a value is required'): NodeOperationError {
+	return new NodeOperationError(at.node, `Missing ${at.label}: ${reason}${at.itemText}`, {
+		itemIndex: at.itemIndex,
+		description: `Set ${at.label} and run again. ${nothingSent(at)}`,
+	});
+}
+
+/** Several fields of which the API needs at least one, none given. */
+export function noneOf(at: Omit<Subject, 'label'>, labels: string[]): NodeOperationError {
+	const listed = `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
+	return new NodeOperationError(at.node, `Missing ${listed}: give at least one of them${at.itemText}`, {
+		itemIndex: at.itemIndex,
+		description: `The API needs at least one of these fields. Set one and run again. ${nothingSent({ ...at, label: '' })}`,
+	});
+}
+
+/** Code points, as the API counts characters. */
+function charLength(value: string): number {
+	return Array.from(value).length;
+}
+
+function lengthRule(min?: number, max?: number): string {
+	if (min !== undefined && max !== undefined) return `must be ${min}-${max} characters`;
+	if (max !== undefined) return `must be at most ${max} characters`;
+	return `must be at least ${min} characters`;
+}
+
+/** Text coming from an expression may be a number; objects, lists and booleans are not text. */
+function asText(at: Subject, value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw invalid(at, 'must be text', describeValue(value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+export interface TextOptions {
+	required?: boolean;
+	min?: number;
+	max?: number;
+	pattern?: RegExp;
+	/** the pattern in words, e.g. 'must be a colour like #1A2B3C' */
+	patternRule?: string;
+	/** strip surrounding spaces first (identifiers, numbers, URLs; never names) */
+	trim?: boolean;
+	/** extra check after the others; returns the rule text when the value breaks it */
+	check?: (value: string) => string | undefined;
+	/** what to do when the value breaks a rule, if better than the general "change it" */
+	fix?: string;
+}
+
+/** A string: presence, type, length in characters, pattern. */
+export function text(options: TextOptions = {}): Check {
+	return (raw, at) => {
+		if (isAbsent(raw)) {
+			if (options.required) throw missing(at);
+			return undefined;
+		}
+		let value = asText(at, raw);
+		if (options.trim) value = value.trim();
+		const length = charLength(value);
+		if (
+			(options.min !== undefined && length < options.min) ||
+			(options.max !== undefined && length > options.max)
+		) {
+			throw invalid(at, lengthRule(options.min, options.max), count(length, 'character'), options.fix);
+		}
+		if (options.pattern && !options.pattern.test(value)) {
+			throw invalid(
+				at,
+				options.patternRule ?? `must match ${options.pattern.source}`,
+				describeValue(value),
+				options.fix,
+			);
+		}
+		const broken = options.check?.(value);
+		if (broken) throw invalid(at, broken, describeValue(value), options.fix);
+		return value;
+	};
+}
+
+/**
+ * A picker's (resource locator's) stored value, `{ __rl: true, mode, value }`. n8n's routing
+ * already hands the checks the bare value (its `extractValue`); this catches the object when it
+ * arrives some other way, e.g. produced by an expression.
+ */
+export function isLocatorValue(value: unknown): value is { mode: unknown; value: unknown } {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		!Array.isArray(value) &&
+		'mode' in value &&
+		'value' in value
+	);
+}
+
+/**
+ * `<id>` of the spec: "c" and 24 lowercase letters or digits. Accepts the id as a plain string or
+ * as a picker's `{ mode, value }`, and gives the bare id.
+ */
+export function id(options: { required?: boolean } = {}): Check {
+	const check = text({ ...options, trim: true, pattern: ID_PATTERN, patternRule: ID_RULE });
+	return (raw, at) => check(isLocatorValue(raw) ? raw.value : raw, at);
+}
+
+const LID_FORM = /^[^@\s]+@lid$/i;
+
+/**
+ * A phone number where the spec gives 8-30 characters. `format` says what else the spec says:
+ * - 'any' (Stop in Chat: "any format"): nothing else; a JID or a LID passes;
+ * - 'number' (custom fields: "country code + area code + number"): no "@";
+ * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): "@" only in a LID.
+ */
+export function phone(options: { required?: boolean; format: 'any' | 'number' | 'numberOrLid' }): Check {
+	return text({
+		required: options.required,
+		trim: true,
+		min: PHONE_MIN_LENGTH,
+		max: PHONE_MAX_LENGTH,
+		fix: `Give the number with country and area code, digits only, e.g. 5511987650001${options.format === 'numberOrLid' ? ", or the contact's LID (ending in @lid)" : ''}.`,
+		check: (value) => {
+			if (options.format === 'any' || !value.includes('@')) return undefined;
+			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
+			return LID_FORM.test(value)
+				? undefined
+				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';
+		},
+	});
+}
+
+export interface IntegerOptions {
+	required?: boolean;
+	min?: number;
+	max?: number;
+}
+
+/** A whole number; a string of digits from an expression is accepted and given as a number. */
+export function integer(options: IntegerOptions = {}): Check {
+	const range =
+		options.min !== undefined && options.max !== undefined
+			? `a whole number from ${options.min} to ${options.max}`
+			: options.min !== undefined
+				? `a whole number of ${options.min} or more`
+				: 'a whole number';
+	return (raw, at) => {
+		if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+			if (options.required) throw missing(at);
+			return undefined;
+		}
+		let value: number | undefined;
+		if (typeof raw === 'number') value = raw;
+		else if (typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw)) value = Number(raw);
+		// Safe integers only: a larger number would not survive the trip through JSON unchanged.
+		if (value === undefined || !Number.isSafeInteger(value)) {
+			throw invalid(at, `must be ${range}`, describeValue(raw));
+		}
+		if (
+			(options.min !== undefined && value < options.min) ||
+			(options.max !== undefined && value > options.max)
+		) {
+			throw invalid(at, `must be ${range}`, String(value));
+		}
+		return value;
+	};
+}
+
+/** true/false; the strings "true" and "false" from an expression are accepted. */
+export function boolean(options: { required?: boolean } = {}): Check {
+	return (raw, at) => {
+		if (raw === undefined || raw === null || raw === '') {
+			if (options.required) throw missing(at);
+			return undefined;
+		}
+		if (typeof raw === 'boolean') return raw;
+		if (raw === 'true' || raw === 'false') return raw === 'true';
+		throw invalid(at, 'must be true or false', describeValue(raw));
+	};
+}
+
+/** One of the values of an enum (the node's option list for it). */
+export function oneOf(
+	options: INodePropertyOptions[] | readonly string[],
+	settings: { required?: boolean } = {},
+): Check {
+	const values = options.map((option) => (typeof option === 'string' ? option : String(option.value)));
+	return (raw, at) => {
+		if (isAbsent(raw)) {
+			if (settings.required) throw missing(at);
+			return undefined;
+		}
+		if (typeof raw !== 'string' || !values.includes(raw)) {
+			throw invalid(at, `must be one of ${values.join(', ')}`, describeValue(raw));
+		}
+		return raw;
+	};
+}
+
+/** An absolute http(s) URL; `pattern` adds a form the URL must have. */
+export function url(options: { required?: boolean; pattern?: RegExp; patternRule?: string } = {}): Check {
+	return text({
+		required: options.required,
+		trim: true,
+		check: (value) => {
+			let parsed: URL;
+			try {
+				parsed = new URL(value);
+			} catch {
+				return 'must be an absolute http(s) URL, like https://example.com/hook';
+			}
+			if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+				return 'must be an absolute http(s) URL, like https://example.com/hook';
+			}
+			if (options.pattern && !options.pattern.test(value)) {
+				return options.patternRule ?? `must match ${options.pattern.source}`;
+			}
+			return undefined;
+		},
+	});
+}
+
+export interface ListOptions {
+	required?: boolean;
+	/** each entry must be an `<id>` */
+	ids?: boolean;
+	/** each entry must be one of these */
+	values?: readonly string[];
+	/** at most this many entries */
+	max?: number;
+	/** length of each entry in characters */
+	itemMin?: number;
+	itemMax?: number;
+	/** how the list travels: a JSON array (body) or one comma-separated string (query) */
+	send: 'array' | 'commaSeparated';
+	/**
+	 * Exact names (which may contain commas): every text is one entry, kept exactly; several come
+	 * as several values or a list from an expression. Default: every text is split at commas.
+	 */
+	entriesAreExact?: boolean;
+}
+
+/**
+ * A list of strings given as multiple values, a comma-separated string, a JSON array from an
+ * expression, or any mix of them. Blank entries are ignored.
+ */
+export function list(options: ListOptions): Check {
+	return (raw, at) => {
+		const entries: string[] = [];
+		const add = (value: unknown, position: number, inList: boolean): void => {
+			if (value === undefined || value === null) return;
+			if (Array.isArray(value)) {
+				value.forEach((inner, index) => add(inner, inList ? position : index + 1, true));
+				return;
+			}
+			if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+			if (typeof value !== 'string') {
+				throw invalid(
+					at,
+					'must be a list of text values (several values or one comma-separated text)',
+					`${describeValue(value)} at entry ${position}`,
+				);
+			}
+			if (options.entriesAreExact) {
+				// A name is exact: one text is one name, even with commas in it ("Cliente, VIP").
+				if (value.trim() !== '') entries.push(value);
+				return;
+			}
+			for (const part of value.split(',')) {
+				if (part.trim() !== '') entries.push(part.trim());
+			}
+		};
+		let value = raw;
+		if (typeof raw === 'string' && raw.trim().startsWith('[')) {
+			// A JSON array typed into the field or produced by an expression as text.
+			try {
+				value = JSON.parse(raw);
+			} catch {
+				value = raw;
+			}
+		}
+		add(value, 1, false);
+		if (entries.length === 0) {
+			if (options.required) throw missing(at, 'at least one value is required');
+			return undefined;
+		}
+		if (options.max !== undefined && entries.length > options.max) {
+			throw invalid(at, `must have at most ${options.max} entries`, count(entries.length, 'entry', 'entries'));
+		}
+		entries.forEach((entry, index) => {
+			if (options.ids && !ID_PATTERN.test(entry)) {
+				throw invalid(at, `entry ${index + 1} ${ID_RULE}`, describeValue(entry));
+			}
+			if (options.values && !options.values.includes(entry)) {
+				throw invalid(at, `entry ${index + 1} must be one of ${options.values.join(', ')}`, describeValue(entry));
+			}
+			const length = charLength(entry);
+			if (
+				(options.itemMin !== undefined && length < options.itemMin) ||
+				(options.itemMax !== undefined && length > options.itemMax)
+			) {
+				throw invalid(
+					at,
+					`entry ${index + 1} ${lengthRule(options.itemMin, options.itemMax)}`,
+					count(length, 'character'),
+				);
+			}
+		});
+		return options.send === 'array' ? entries : entries.join(',');
+	};
+}
+
+/** Parses a JSON parameter value given as text; values from expressions pass as they are. */
+export function parseJsonValue(at: Subject, raw: unknown): unknown {
+	if (typeof raw !== 'string') return raw;
+	try {
+		return JSON.parse(raw);
+	} catch (error) {
+		throw invalid(
+			at,
+			`must be valid JSON (text in double quotes, a number, true/false, a list or an object) - ${(error as Error).message}`,
+			describeValue(raw),
+		);
+	}
+}
+
+/** An HTTP header name (RFC 9110 token). */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * A fixedCollection of `{key, value}` pairs (webhook headers): n8n gives the collection as
+ * `{<option>: [...]}`; the API wants the bare array. The spec sets no limit on their number or form
+ * (the API decides), so only the types are checked.
+ */
+export function keyValueList(option: string): Check {
+	return (value, at) => {
+		let raw = value;
+		if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject)[option];
+		if (typeof raw === 'string') raw = parseJsonValue(at, raw);
+		if (isAbsent(raw)) return undefined;
+		if (!Array.isArray(raw)) throw invalid(at, 'must be a list of {key, value} pairs', describeValue(raw));
+		return raw.map((entry, index) => {
+			const pair = (entry ?? {}) as IDataObject;
+			const key = typeof pair.key === 'string' ? pair.key.trim() : pair.key;
+			const pairValue = pair.value ?? '';
+			if (typeof key !== 'string' || key === '') {
+				throw invalid(at, `entry ${index + 1} needs a header name (Key)`, describeValue(key));
+			}
+			if (typeof pairValue !== 'string' && typeof pairValue !== 'number' && typeof pairValue !== 'boolean') {
+				throw invalid(at, `entry ${index + 1} needs a text value`, describeValue(pairValue));
+			}
+			return { key, value: String(pairValue) };
+		});
+	};
+}
