@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { runPool } from '../ConversationInbox/helpers/pool';
+import { runPool } from './pool';
 import { WIRE } from '../ConversationInbox/wireNames';
 import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
 import { firstText, locatorProperty, textMatcher } from './locatorModes';

@@ -1,4 +1,5 @@
 import type {
+	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -7,12 +8,14 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ErrorHints } from './errors';
 import { apiError, isSuccessBody, networkError } from './errors';
-import type { Attempt } from './retry';
+import type { Attempt, RetryGate } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
 	describeNetworkError,
@@ -21,7 +24,20 @@ import {
 	withRetry,
 } from './retry';
 
+/**
+ * THE request path of the package: every call to the API (the action node's operations and their
+ * pages, the pickers, the trigger's registrations) goes through `sendRequest`, which sends with the
+ * credential, retries as the one policy says (retry.ts), and checks the HTTP status and `success`.
+ * It returns the success body or throws the NodeApiError the user sees.
+ */
+
 export const CREDENTIAL_NAME = 'conversationInboxApi';
+
+/**
+ * Timeout of one request when the user sets none (n8n's own fallback is 5 minutes). The action
+ * node's users can change it under Settings → Request Options → Timeout.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 type Context =
 	| IExecuteFunctions
@@ -31,33 +47,16 @@ type Context =
 	| IWebhookFunctions;
 
 /** The credential's Base URL without trailing slashes; it must end in the API version `/v2`. */
-export function normalizeBaseUrl(this: Context, baseUrl: unknown): string {
+export function normalizeBaseUrl(node: INode, baseUrl: unknown, itemIndex?: number): string {
 	const trimmed = String(baseUrl ?? '').trim().replace(/\/+$/, '');
 	if (!/^https?:\/\/[^/]+.*\/v2$/.test(trimmed)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The credential\'s Base URL must be an http(s) address ending in /v2',
-			{
-				description: `Got "${trimmed || '(empty)'}". Example: https://api.example.com/v2. Edit the Conversation Inbox credential.`,
-			},
-		);
+		throw new NodeOperationError(node, 'The credential\'s Base URL must be an http(s) address ending in /v2', {
+			itemIndex,
+			description: `Got "${trimmed || '(empty)'}". Example: https://api.example.com/v2. Edit the Conversation Inbox credential.`,
+		});
 	}
 	return trimmed;
 }
-
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	body?: IDataObject;
-	qs?: IDataObject;
-	itemIndex?: number;
-}
-
-/**
- * Timeout of one request when the user sets none (n8n's own fallback is 5 minutes). The action
- * node's users can change it under Settings → Request Options → Timeout.
- */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The execution's cancel signal, where the context has one. */
 export function cancelSignalOf(context: object): AbortSignal | undefined {
@@ -79,66 +78,119 @@ export function headerValue(headers: unknown, name: string): string | undefined 
 	return undefined;
 }
 
+/** The API token, to redact it from any text of the API quoted in an error. */
+export async function tokenOf(context: Context): Promise<string[]> {
+	try {
+		const credentials = await context.getCredentials(CREDENTIAL_NAME);
+		return typeof credentials?.apiToken === 'string' ? [credentials.apiToken] : [];
+	} catch {
+		return [];
+	}
+}
+
+/** A request as n8n's routing engine builds it (the action node) or as programmatic code does. */
+export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+
+/** How one call is sent and reported, beside the HTTP request itself. */
+export interface CallSettings {
+	itemIndex?: number;
+	/** the operation's error hints (errors.ts) */
+	hints?: ErrorHints;
+	/** shared by the concurrent pages of one item: one 429 holds them all back */
+	gate?: RetryGate;
+	/** ends the waits before a send (the execution's, or a concurrent walk's) */
+	signal?: AbortSignal;
+	timeoutMs: number;
+	/** where the user changes the timeout, named when a call timed out */
+	timeoutSetting?: string;
+	/** secrets never quoted in an error (the API token) */
+	redact: string[];
+}
+
 /**
- * One authenticated API call for programmatic code (trigger lifecycle, list searches), with the
- * shared retry policy (retry.ts). Returns the whole success body; any failure becomes the shared
- * NodeApiError.
+ * One call: `options` holds the method, the address (baseURL + url), the query and the body.
+ * Returns the success body; throws the NodeApiError of the last attempt.
  */
-export async function inboxApiRequest(this: Context, request: ApiRequest): Promise<IDataObject> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const baseUrl = normalizeBaseUrl.call(this, credentials.baseUrl);
-	const token = typeof credentials.apiToken === 'string' ? credentials.apiToken : undefined;
-	const signal = cancelSignalOf(this);
-	const send = async (): Promise<Attempt<IDataObject>> => {
-		// A fresh options object per attempt: authentication writes the token into its headers.
-		const options: IHttpRequestOptions = {
-			method: request.method,
-			url: `${baseUrl}${request.path}`,
+export async function sendRequest(
+	context: Context,
+	options: RequestOptions,
+	call: CallSettings,
+): Promise<IDataObject> {
+	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+	const path = options.url ?? '';
+	const node = context.getNode();
+	const attempt = async (): Promise<Attempt<IDataObject>> => {
+		// Fresh options and headers for every attempt: authentication writes the token into the
+		// headers, and a retry must send exactly the same query (offset, cursor) again.
+		const sent = {
+			...options,
+			url: path,
+			headers: { ...(options.headers ?? {}) },
+			qs: options.qs === undefined ? undefined : { ...options.qs },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: DEFAULT_TIMEOUT_MS,
-		};
-		if (request.body !== undefined) options.body = request.body;
-		if (request.qs !== undefined) options.qs = { ...request.qs };
+			timeout: call.timeoutMs,
+		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
 				CREDENTIAL_NAME,
-				options,
+				sent,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			// No HTTP answer. Built from the error code only: the original error holds the request,
+			// and the request holds the token.
 			return {
 				ok: false,
-				error: networkError(this.getNode(), error, request.method, request.path, request.itemIndex, {
-					timeoutMs: DEFAULT_TIMEOUT_MS,
+				error: networkError(node, error, method, path, call.itemIndex, {
+					timeoutMs: call.timeoutMs,
+					timeoutSetting: call.timeoutSetting,
 				}),
 				failure: networkFailure(describeNetworkError(error)),
 			};
 		}
-		if (response.statusCode >= 400 || !isSuccessBody(response.body)) {
+		const { statusCode, body, headers } = response;
+		if (statusCode >= 400 || !isSuccessBody(body)) {
+			const failure = { statusCode, body, method, path, contentType: headerValue(headers, 'content-type') };
 			return {
 				ok: false,
-				error: apiError(
-					this.getNode(),
-					{
-						statusCode: response.statusCode,
-						body: response.body,
-						method: request.method,
-						path: request.path,
-						contentType: headerValue(response.headers, 'content-type'),
-						redact: token === undefined ? [] : [token],
-					},
-					request.itemIndex,
-				),
+				error: apiError(node, { ...failure, redact: call.redact, hints: call.hints }, call.itemIndex),
 				failure:
-					response.statusCode >= 400
-						? statusFailure(response.statusCode, headerValue(response.headers, 'retry-after'))
-						: { kind: 'final' },
+					statusCode >= 400 ? statusFailure(statusCode, headerValue(headers, 'retry-after')) : { kind: 'final' },
 			};
 		}
-		return { ok: true, value: response.body as IDataObject };
+		return { ok: true, value: body as IDataObject };
 	};
-	return await withRetry(send, { method: request.method, policy: DEFAULT_RETRY_POLICY, signal });
+	return await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal });
+}
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	itemIndex?: number;
+}
+
+/**
+ * A call from programmatic code (the trigger's lifecycle, the pickers): the address from the
+ * credential, the default timeout, the execution's cancel signal.
+ */
+export async function inboxApiRequest(this: Context, request: ApiRequest): Promise<IDataObject> {
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL: normalizeBaseUrl(this.getNode(), credentials.baseUrl),
+		url: request.path,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	if (request.qs !== undefined) options.qs = request.qs;
+	return await sendRequest(this, options, {
+		itemIndex: request.itemIndex,
+		signal: cancelSignalOf(this),
+		timeoutMs: DEFAULT_TIMEOUT_MS,
+		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+	});
 }

@@ -6,7 +6,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { MAX_PAGES_PER_WALK } from '../../nodes/ConversationInbox/helpers/pagination';
+import { MAX_PAGES_PER_WALK } from '../../nodes/ConversationInbox/helpers/paging/walk';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 import { DEMO } from '../sandbox';
 

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { runPool } from '../../nodes/ConversationInbox/helpers/pool';
+import { runPool } from '../../nodes/shared/pool';
 
 const pause = async (ms: number): Promise<void> => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -110,7 +110,7 @@ describe('runPool', () => {
 	});
 
 	test('no unhandled rejection when several tasks fail, at once or later (checked in a child Node process)', () => {
-		const poolModule = path.resolve(__dirname, '../../nodes/ConversationInbox/helpers/pool.ts');
+		const poolModule = path.resolve(__dirname, '../../nodes/shared/pool.ts');
 		const script = `
 			process.on('unhandledRejection', (reason) => { console.error('UNHANDLED', reason); process.exit(3); });
 			const { runPool } = require(${JSON.stringify(poolModule)});

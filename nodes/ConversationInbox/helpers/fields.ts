@@ -1,23 +1,91 @@
-import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import type { Check } from '../../shared/checks';
 import { ID_PLACEHOLDER } from '../../shared/constants';
 
-/** Routing that puts the parameter's value into the body / query string under its API name. */
-export const toBody = (property: string): INodePropertyRouting => ({
-	send: { type: 'body', property, propertyInDotNotation: false },
-});
-export const toQuery = (property: string): INodePropertyRouting => ({
-	send: { type: 'query', property, propertyInDotNotation: false },
-});
+/**
+ * The fields of an operation. A field that carries one API value is declared once, with the check
+ * its value must pass: `body(property, check)` / `query(property, check)` derive where the value
+ * travels (the parameter's name, or the API's name given as `key`) and the name errors use (its
+ * display name), so a rule can never point at another field than the one it checks.
+ */
+
+export type Location = 'body' | 'qs';
+
+/** Where a field's value travels, under which name, and the name the panel shows. */
+export interface Target {
+	in: Location;
+	key: string;
+	label: string;
+}
+
+/** A field sent to the API, with its check. */
+export interface SentField extends Target {
+	check: Check;
+	/** inside a collection: checked only when the user added it */
+	optional: boolean;
+	/** sent as this value when added but left empty (to clear a setting: `[]`, `null`) */
+	cleared?: unknown;
+	/** required when another field's value asks for it (checked first, so its reason is the one shown) */
+	requiredWhen?: RequiredWhen;
+}
+
+/** E.g. Specific Message is required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE. */
+export interface RequiredWhen {
+	/** reads the request being prepared (the other field's value) */
+	condition: (request: { body?: unknown; qs?: IDataObject }) => boolean;
+	reason: string;
+}
+
+/** A parameter of the panel and, when it carries an API value, how that value is sent. */
+export interface Field {
+	property: INodeProperties;
+	/** the fields it carries: itself, or a collection's added fields */
+	sent: SentField[];
+}
+
+/** What an operation lists as fields: checked fields, or plain parameters (no API value of their own). */
+export type FieldSpec = Field | INodeProperties;
+
+export function asField(spec: FieldSpec): Field {
+	return 'property' in spec ? spec : { property: spec, sent: [] };
+}
+
+function sentField(location: Location, property: INodeProperties, check: Check, options: SendOptions): Field {
+	const key = options.key ?? property.name;
+	const target: SentField = { in: location, key, label: property.displayName, check, optional: false };
+	if ('cleared' in options) target.cleared = options.cleared;
+	if (options.requiredWhen) target.requiredWhen = options.requiredWhen;
+	const send = { type: location === 'body' ? 'body' : 'query', property: key, propertyInDotNotation: false } as const;
+	return { property: { ...property, routing: { send } }, sent: [target] };
+}
+
+interface SendOptions {
+	/** the API's name, when it differs from the parameter's */
+	key?: string;
+	/** sent as this value when added to an Update Fields collection but left empty */
+	cleared?: unknown;
+	requiredWhen?: RequiredWhen;
+}
+
+/** A field whose value travels in the JSON body. */
+export const body = (property: INodeProperties, check: Check, options: SendOptions = {}): Field =>
+	sentField('body', property, check, options);
+
+/** A field whose value travels in the query string. */
+export const query = (property: INodeProperties, check: Check, options: SendOptions = {}): Field =>
+	sentField('qs', property, check, options);
+
+/** Where a field is sent, for the rules that relate several fields (one-of, required-when). */
+export function targetOf(field: Field): Target {
+	const [sent] = field.sent;
+	return { in: sent.in, key: sent.key, label: sent.label };
+}
 
 export const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
 
 /** The contact's phone number field, as every operation that takes one shows it. */
-export function phoneNumberParameter(options: {
-	description: string;
-	routing: INodePropertyRouting;
-	required?: boolean;
-}): INodeProperties {
+export function phoneNumberParameter(options: { description: string; required?: boolean }): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -26,7 +94,6 @@ export function phoneNumberParameter(options: {
 		default: '',
 		placeholder: PHONE_PLACEHOLDER,
 		description: options.description,
-		routing: options.routing,
 	};
 }
 export const LID_EXAMPLE = '123456789012345@lid';
@@ -105,27 +172,29 @@ export function returnAllAndLimit(pageHint: string): INodeProperties[] {
 	];
 }
 
-/** A collection parameter of optional fields behind an "Add …" button. */
-function optionalCollection(
-	displayName: string,
-	name: string,
-	placeholder: string,
-	options: INodeProperties[],
-): INodeProperties {
-	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+/**
+ * A collection parameter of optional fields behind an "Add …" button; each field it holds is
+ * checked only when the user added it.
+ */
+function optionalCollection(displayName: string, name: string, placeholder: string, fields: FieldSpec[]): Field {
+	const inner = fields.map(asField);
+	return {
+		property: { displayName, name, type: 'collection', placeholder, default: {}, options: inner.map((f) => f.property) },
+		sent: inner.flatMap((f) => f.sent.map((sent) => ({ ...sent, optional: true }))),
+	};
 }
 
 /** The "Additional Fields" collection of an operation: optional fields behind "Add Field". */
-export const additionalFields = (options: INodeProperties[]): INodeProperties =>
-	optionalCollection('Additional Fields', 'additionalFields', 'Add Field', options);
+export const additionalFields = (fields: FieldSpec[]): Field =>
+	optionalCollection('Additional Fields', 'additionalFields', 'Add Field', fields);
 
 /**
  * The "Update Fields" collection of an Update operation: each field is sent only when the user adds
  * it (a partial update; DESIGN.md, "Update operations are partial").
  */
-export const updateFields = (options: INodeProperties[]): INodeProperties =>
-	optionalCollection('Update Fields', 'updateFields', 'Add Field', options);
+export const updateFields = (fields: FieldSpec[]): Field =>
+	optionalCollection('Update Fields', 'updateFields', 'Add Field', fields);
 
 /** The "Filters" collection of a list operation: optional filters behind "Add Filter". */
-export const filters = (options: INodeProperties[]): INodeProperties =>
-	optionalCollection('Filters', 'filters', 'Add Filter', options);
+export const filters = (fields: FieldSpec[]): Field =>
+	optionalCollection('Filters', 'filters', 'Add Filter', fields);

@@ -1,26 +1,45 @@
 import type {
-	IDisplayOptions,
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
 	IHttpRequestMethods,
+	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
-	INodePropertyRouting,
+	IDisplayOptions,
 } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from '../../shared/errors';
-import type { OperationOutput } from './executor';
-import { captureResponse, executor } from './executor';
-import type { Paging } from './pagination';
-import { assumedNames, PAGING_NAME_OPTIONS } from './pagination';
-import { prepareRequest } from './prepare';
-import type { Rule } from './validation';
-import { describeValue, invalid, limitRule } from './validation';
+import { newRetryGate } from '../../shared/retry';
+import type { CallSettings } from '../../shared/transport';
+import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
+import type { FieldSpec } from './fields';
+import { asField } from './fields';
+import { optionsCollection, pagingNameOptions } from './options';
+import type { Unwrap } from './output';
+import { AssumptionFailed } from './output';
+import type { ListSpec } from './paging';
+import { collect, readListSettings } from './paging';
+import type { SendPage } from './paging/walk';
+import type { Preparation, Rule } from './prepare';
+import { prepareRequest, ruleContext } from './prepare';
 
 /**
- * One operation = one file under resources/<resource>/: its fields, its request, its rules and its
- * output. `defineOperation` turns that into the operation option (with the shared routing: preSend
- * validation, the executor as pagination function, the response capture) and the operation's
- * parameters (shown only for that resource and operation, plus the escape hatch).
+ * One operation = one file under resources/<resource>/: its fields (each with its check), its
+ * request, the rules that relate several fields, and its output. `defineOperation` turns that into
+ * the operation option and the operation's parameters.
+ *
+ * Every operation runs the same four steps for each input item (`runOperation` below, which n8n's
+ * routing engine calls with the request it built from the parameters): check and complete the
+ * request (prepare.ts), send it through the one request path (shared/transport.ts), unwrap the
+ * answer or page through the list (paging/), and return one item per element, paired with its
+ * input item. Under Continue On Fail a failing item gives one error item; N items in, N results out.
  */
+
+export type OperationOutput = { kind: 'single'; unwrap: Unwrap } | { kind: 'list'; list: ListSpec };
+
 export interface OperationDefinition {
 	resource: string;
 	operation: string;
@@ -32,9 +51,9 @@ export interface OperationDefinition {
 	method: IHttpRequestMethods;
 	/** path under the base URL, e.g. '/tag/create' */
 	path: string;
-	fields: INodeProperties[];
-	/** validation and normalisation, in order, before anything is sent */
-	rules: Rule[];
+	fields: FieldSpec[];
+	/** rules that relate several fields, after the fields' own checks */
+	rules?: Rule[];
 	output: OperationOutput;
 	/** further entries of the operation's "Options" collection (beside the escape hatch) */
 	options?: INodeProperties[];
@@ -51,91 +70,75 @@ export interface Operation {
 	properties: INodeProperties[];
 }
 
-/** "Options" collection with the escape hatch; body fields only where there is a body. */
-function escapeHatch(method: IHttpRequestMethods, extra: INodeProperties[] = []): INodeProperties {
-	const options: INodeProperties[] = [...extra];
-	if (method !== 'GET') {
-		options.push({
-			displayName: 'Extra Body Fields',
-			name: 'extraBodyFields',
-			type: 'json',
-			default: '{}',
-			description:
-				'JSON object merged into the request body last, replacing fields of the same name. For fields the node does not offer yet, or a field the live API names differently.',
-		});
-	}
-	options.push({
-		displayName: 'Rename Sent Fields',
-		name: 'renameFields',
-		type: 'fixedCollection',
-		placeholder: 'Add Rename',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description:
-			'Send a body field or query parameter of this node under another name, for an API that names it differently from the node\'s assumption (README → Assumptions about the API). Applied before the extra fields and parameters.',
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [
-					{
-						displayName: 'Name Sent by the Node',
-						name: 'from',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. chatType',
-					},
-					{
-						displayName: 'Name the API Expects',
-						name: 'to',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. chatTypeFilter',
-					},
-				],
-			},
-		],
-	});
-	options.push({
-		displayName: 'Extra Query Parameters',
-		name: 'extraQueryParameters',
-		type: 'fixedCollection',
-		placeholder: 'Add Query Parameter',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description:
-			'Query parameters added to the request last, replacing ones of the same name (paging parameters are renamed with the … Parameter Name options instead)',
-		options: [
-			{
-				displayName: 'Parameter',
-				name: 'parameter',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. includeArchived',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. true',
-					},
-				],
-			},
-		],
-	});
+/** Where users change the timeout: n8n adds "Request Options" to every declarative node. */
+const TIMEOUT_SETTING = 'Timeout under the node\'s Settings → Request Options';
+
+/**
+ * How this item's calls are sent: the user's Settings → Request Options → Timeout when set, else
+ * DEFAULT_TIMEOUT_MS (not n8n's 5 minutes); one retry gate for all its pages.
+ */
+async function callSettings(fn: IExecuteSingleFunctions, itemIndex: number, hints: ErrorHints): Promise<CallSettings> {
+	const requestOptions = fn.getNodeParameter('requestOptions', {}) as IDataObject | undefined;
+	const configured = Number(requestOptions?.timeout);
 	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		// Sorted by display name, as n8n lists a collection's options.
-		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		itemIndex,
+		hints,
+		gate: newRetryGate(),
+		signal: cancelSignalOf(fn),
+		timeoutMs: Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_MS,
+		timeoutSetting: TIMEOUT_SETTING,
+		redact: await tokenOf(fn),
+	};
+}
+
+/** Our errors pass unchanged; an assumption the API broke, or a bug, becomes the item's error. */
+function asNodeError(fn: IExecuteSingleFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof AssumptionFailed) {
+		return new NodeOperationError(fn.getNode(), error.message, { itemIndex, description: error.description });
+	}
+	return new NodeOperationError(fn.getNode(), error as Error, { itemIndex });
+}
+
+/** The item's failure: one error item under Continue On Fail (paired), else thrown. */
+function failed(fn: IExecuteSingleFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
+	const nodeError = asNodeError(fn, error, itemIndex);
+	if (!fn.continueOnFail()) throw nodeError;
+	const json: IDataObject = { error: nodeError.message };
+	if (nodeError.description) json.description = nodeError.description;
+	if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
+	return [{ json, error: nodeError, pairedItem: { item: itemIndex } }];
+}
+
+/** The four steps of one operation for one input item. */
+function runOperation(output: OperationOutput, preparation: Preparation, hints: ErrorHints) {
+	return async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		try {
+			// 1. Check and complete the request; nothing is sent when a value breaks a rule.
+			const ctx = ruleContext(this, requestData.options);
+			prepareRequest(ctx, preparation);
+			const { request } = ctx;
+
+			// 2. Send: every call of this item (each page) through the one request path.
+			const call = await callSettings(this, itemIndex, hints);
+			const send: SendPage = async (query, signal) =>
+				await sendRequest(this, { ...request, qs: { ...request.qs, ...query } }, { ...call, signal: signal ?? call.signal });
+
+			// 3. The answer's payload, or every page of the list (its settings are checked first).
+			const results =
+				output.kind === 'single'
+					? output.unwrap(await send({}), request)
+					: await collect(output.list, send, readListSettings(ctx, output.list), request.qs ?? {}, call.signal);
+
+			// 4. One item per element, paired with its input item.
+			return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			return failed(this, error, itemIndex);
+		}
 	};
 }
 
@@ -154,40 +157,6 @@ function showFor(
 	};
 	return { ...property, displayOptions };
 }
-
-/**
- * Options → "… Parameter Name" of a list that pages: the paging names the spec does not show,
- * renamable per operation for an API that names them differently (DESIGN.md).
- */
-function pagingNameOptions(paging: Paging): INodeProperties[] {
-	const assumed = assumedNames(paging);
-	const what = {
-		offset: 'the number of elements to skip',
-		pageSize: 'the number of elements per page',
-		cursor: 'the cursor of the next page (taken from paging.after)',
-	};
-	return (Object.keys(assumed) as Array<keyof typeof assumed>).map((key) => {
-		const assumedName = String(assumed[key]);
-		return {
-			displayName: PAGING_NAME_OPTIONS[key].label,
-			name: PAGING_NAME_OPTIONS[key].parameter.replace(/^options\./, ''),
-			type: 'string',
-			default: assumedName,
-			description: `Name of the query parameter for ${what[key]}. The API description does not name it; "${assumedName}" is assumed. Change it if the API names it differently (the node stops with an error naming this option when the API ignores it).`,
-		};
-	});
-}
-
-/** A paging name set under Options: text without spaces (blank = the assumed name). */
-const pagingNamesRule: Rule = (ctx) => {
-	for (const { parameter, label } of Object.values(PAGING_NAME_OPTIONS)) {
-		const value = ctx.fn.getNodeParameter(parameter, '') as unknown;
-		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
-		if (typeof value !== 'string' || /\s/.test(value.trim())) {
-			throw invalid(ctx, { key: parameter, label }, 'must be a query parameter name without spaces', describeValue(value));
-		}
-	}
-};
 
 /** The error hints of an operation: its own, and the assumptions a request error may come from. */
 function errorHints(definition: OperationDefinition): ErrorHints {
@@ -212,20 +181,14 @@ function errorHints(definition: OperationDefinition): ErrorHints {
 
 export function defineOperation(definition: OperationDefinition): Operation {
 	const { output } = definition;
-	const paged = output.kind === 'list' && output.list.paging.kind !== 'whole';
-	const rules =
-		output.kind === 'list'
-			? [limitRule, ...(paged ? [pagingNamesRule] : []), ...definition.rules]
-			: definition.rules;
+	const fields = definition.fields.map(asField);
 	const options = [
 		...(definition.options ?? []),
 		...(output.kind === 'list' ? pagingNameOptions(output.list.paging) : []),
 	];
-	const routing: INodePropertyRouting = {
-		request: { method: definition.method, url: definition.path },
-		send: { paginate: true, preSend: [prepareRequest(rules)] },
-		output: { postReceive: [captureResponse] },
-		operations: { pagination: executor(definition.output, errorHints(definition)) },
+	const preparation: Preparation = {
+		fields: fields.flatMap((field) => field.sent),
+		rules: definition.rules ?? [],
 	};
 	return {
 		option: {
@@ -233,10 +196,15 @@ export function defineOperation(definition: OperationDefinition): Operation {
 			value: definition.operation,
 			action: definition.action,
 			description: definition.description,
-			routing,
+			routing: {
+				request: { method: definition.method, url: definition.path },
+				// The whole run is ours (runOperation); n8n's engine builds the request and calls it.
+				send: { paginate: true },
+				operations: { pagination: runOperation(output, preparation, errorHints(definition)) },
+			},
 		},
-		properties: [...definition.fields, escapeHatch(definition.method, options)].map((property) =>
-			showFor(property, definition.resource, definition.operation),
+		properties: [...fields.map((field) => field.property), optionsCollection(definition.method, options)].map(
+			(property) => showFor(property, definition.resource, definition.operation),
 		),
 	};
 }

@@ -1,20 +1,107 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	PreSendAction,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import type { Subject } from '../../shared/checks';
+import { describeValue, invalid, isAbsent, missing, noneOf, parseJsonValue } from '../../shared/checks';
+import type { RequestOptions } from '../../shared/transport';
 import { normalizeBaseUrl } from '../../shared/transport';
-import { asNodeError, parkFailure } from './failures';
-import type { Rule, RuleContext } from './validation';
-import { describeValue, invalid, parseJsonValue } from './validation';
+import type { SentField, Target } from './fields';
 
-const EXTRA_QUERY = { key: 'options.extraQueryParameters', label: 'Extra Query Parameters' };
-const EXTRA_BODY = { key: 'options.extraBodyFields', label: 'Extra Body Fields' };
+/**
+ * Step 1 of every operation: the request n8n's routing engine built from the parameters is checked
+ * and completed before anything is sent. In order: the credential's Base URL, each field's check
+ * (the field's value is replaced by its normalised value, an empty optional one is dropped), the
+ * operation's rules that relate several fields, then the escape hatch (renames, extra query
+ * parameters and body fields, merged last). A value that breaks a rule throws a NodeOperationError
+ * naming the field as the panel shows it; nothing is sent for that item.
+ */
 
-const RENAME = { key: 'options.renameFields', label: 'Rename Sent Fields' };
+export interface RuleContext {
+	fn: IExecuteSingleFunctions;
+	request: RequestOptions;
+	itemIndex: number;
+	/** ` [item N]` in messages when the node received several items */
+	itemText: string;
+}
+
+/** A rule that relates several fields, or reads more than one value. */
+export type Rule = (ctx: RuleContext) => void;
+
+/** The value named `label` of this item, for a check's error. */
+export function subject(ctx: Pick<RuleContext, 'fn' | 'itemIndex' | 'itemText'>, label: string): Subject {
+	return { node: ctx.fn.getNode(), label, itemIndex: ctx.itemIndex, itemText: ctx.itemText };
+}
+
+/**
+ * How many items the node received. n8n shows the item of an error on its own (from `itemIndex`);
+ * the text names it only when there is more than one, in n8n's way (`[item 2]`, counting from 0),
+ * so that a single run, and an AI agent's tool call, read without item numbers.
+ */
+function itemTextOf(fn: IExecuteSingleFunctions, itemIndex: number): string {
+	let inputs = 1;
+	try {
+		const main = fn.getExecuteData()?.data?.main?.[0];
+		if (Array.isArray(main)) inputs = main.length;
+	} catch {
+		// An older n8n without execute data in this context: one input.
+	}
+	return inputs > 1 || itemIndex > 0 ? ` [item ${itemIndex}]` : '';
+}
+
+export function ruleContext(fn: IExecuteSingleFunctions, request: RequestOptions): RuleContext {
+	const itemIndex = fn.getItemIndex();
+	return { fn, request, itemIndex, itemText: itemTextOf(fn, itemIndex) };
+}
+
+function container(request: RequestOptions, location: Target['in']): IDataObject {
+	if (location === 'body') {
+		if (!request.body || typeof request.body !== 'object') request.body = {};
+		return request.body as IDataObject;
+	}
+	if (!request.qs) request.qs = {};
+	return request.qs;
+}
+
+export function readTarget(ctx: RuleContext, target: Target): unknown {
+	return container(ctx.request, target.in)[target.key];
+}
+
+export function writeTarget(ctx: RuleContext, target: Target, value: unknown): void {
+	const box = container(ctx.request, target.in);
+	if (value === undefined) delete box[target.key];
+	else box[target.key] = value as IDataObject[string];
+}
+
+/** A field's check (after its condition, if any): skipped for a collection field the user did not add. */
+function checkField(ctx: RuleContext, field: SentField): void {
+	const box = container(ctx.request, field.in);
+	const raw = box[field.key];
+	const { requiredWhen } = field;
+	if (requiredWhen && isAbsent(raw) && requiredWhen.condition(ctx.request)) {
+		throw missing(subject(ctx, field.label), requiredWhen.reason);
+	}
+	if (field.optional && !Object.prototype.hasOwnProperty.call(box, field.key)) return;
+	const value =
+		'cleared' in field && isAbsent(raw) ? field.cleared : field.check(raw, subject(ctx, field.label));
+	writeTarget(ctx, field, value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules that relate several fields
+
+/** At least one of the fields carries a value. */
+export function atLeastOne(targets: Target[]): Rule {
+	return (ctx) => {
+		if (targets.some((target) => !isAbsent(readTarget(ctx, target)))) return;
+		throw noneOf(subject(ctx, ''), targets.map((target) => target.label));
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The escape hatch
+
+const EXTRA_QUERY = 'Extra Query Parameters';
+const EXTRA_BODY = 'Extra Body Fields';
+const RENAME = 'Rename Sent Fields';
 
 /** Options → Rename Sent Fields: a field or query parameter sent under the API's own name. */
 function renameFields(ctx: RuleContext, options: IDataObject): void {
@@ -23,7 +110,7 @@ function renameFields(ctx: RuleContext, options: IDataObject): void {
 	(entries as IDataObject[]).forEach((entry, index) => {
 		const from = typeof entry?.from === 'string' ? entry.from.trim() : '';
 		const to = typeof entry?.to === 'string' ? entry.to.trim() : '';
-		if (!from || !to) throw invalid(ctx, RENAME, `entry ${index + 1} needs both names`);
+		if (!from || !to) throw invalid(subject(ctx, RENAME), `entry ${index + 1} needs both names`);
 		for (const target of [ctx.request.qs, ctx.request.body as IDataObject | undefined]) {
 			if (!target || typeof target !== 'object' || !(from in target)) continue;
 			target[to] = target[from];
@@ -42,9 +129,7 @@ function mergeExtras(ctx: RuleContext): void {
 		const qs: IDataObject = { ...(request.qs ?? {}) };
 		(pairs as IDataObject[]).forEach((pair, index) => {
 			const name = typeof pair?.name === 'string' ? pair.name.trim() : '';
-			if (!name) {
-				throw invalid(ctx, EXTRA_QUERY, `entry ${index + 1} needs a name`);
-			}
+			if (!name) throw invalid(subject(ctx, EXTRA_QUERY), `entry ${index + 1} needs a name`);
 			const value = pair.value;
 			qs[name] =
 				value === undefined || value === null
@@ -58,50 +143,25 @@ function mergeExtras(ctx: RuleContext): void {
 
 	const rawBody = options.extraBodyFields;
 	if (rawBody === undefined || rawBody === null || rawBody === '') return;
-	const extra = parseJsonValue(ctx, EXTRA_BODY, rawBody);
+	const at = subject(ctx, EXTRA_BODY);
+	const extra = parseJsonValue(at, rawBody);
 	if (!extra || typeof extra !== 'object' || Array.isArray(extra)) {
-		throw invalid(ctx, EXTRA_BODY, 'must be a JSON object, like {"field": "value"}', describeValue(extra));
+		throw invalid(at, 'must be a JSON object, like {"field": "value"}', describeValue(extra));
 	}
 	if (Object.keys(extra).length === 0) return;
 	request.body = { ...((request.body as IDataObject) ?? {}), ...(extra as IDataObject) };
 }
 
-/** The credential's Base URL must end in /v2 (checked before anything is sent). */
-function checkBaseUrl(ctx: RuleContext): void {
-	try {
-		ctx.request.baseURL = normalizeBaseUrl.call(ctx.fn, ctx.request.baseURL);
-	} catch (error) {
-		const original = error as NodeOperationError;
-		throw new NodeOperationError(ctx.fn.getNode(), original.message, {
-			itemIndex: ctx.itemIndex,
-			description: original.description ?? undefined,
-		});
-	}
+/** The checks and rules of one operation, in the order they run. */
+export interface Preparation {
+	fields: SentField[];
+	rules: Rule[];
 }
 
-/**
- * The one preSend step of every operation: base URL, the operation's rules in order (each may
- * normalise its field), then the escape hatch. Throws (or parks, under continueOnFail) a
- * NodeOperationError naming the field and the item; nothing is sent for that item.
- */
-export function prepareRequest(rules: Rule[]): PreSendAction {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const ctx: RuleContext = { fn: this, request: requestOptions, itemIndex: this.getItemIndex() };
-		try {
-			checkBaseUrl(ctx);
-			for (const rule of rules) rule(ctx);
-			mergeExtras(ctx);
-		} catch (error) {
-			const failure = asNodeError(this, error, ctx.itemIndex);
-			if (this.continueOnFail()) {
-				parkFailure(requestOptions, failure);
-				return requestOptions;
-			}
-			throw failure;
-		}
-		return requestOptions;
-	};
+/** Checks and completes the item's request in place; throws when the item must not be sent. */
+export function prepareRequest(ctx: RuleContext, preparation: Preparation): void {
+	ctx.request.baseURL = normalizeBaseUrl(ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
+	for (const field of preparation.fields) checkField(ctx, field);
+	for (const rule of preparation.rules) rule(ctx);
+	mergeExtras(ctx);
 }

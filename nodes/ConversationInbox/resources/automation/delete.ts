@@ -1,7 +1,7 @@
-import { idParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import { id } from '../../../shared/checks';
+import { body, idParameter, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
-import { bodyField, id } from '../../helpers/validation';
 
 export const deleteTrigger = defineOperation({
 	resource: 'automation',
@@ -13,16 +13,14 @@ export const deleteTrigger = defineOperation({
 	method: 'POST',
 	path: '/automation/delete',
 	fields: [
-		idParameter({
+		body(idParameter({
 			displayName: 'Automation Trigger ID',
 			name: 'automationTriggerId',
 			required: true,
 			description: 'ID of the automation trigger to delete',
 			whereToFind: WHERE_TO_FIND.automationTrigger,
-			routing: toBody('automationTriggerId'),
-		}),
+		}), id({ required: true })),
 	],
-	rules: [id(bodyField('automationTriggerId', 'Automation Trigger ID'), { required: true })],
 	errors: { byStatus: { 404: 'No automation trigger has this ID (it may have been deleted already).' } },
 	output: { kind: 'single', unwrap: confirm('automationTriggerId') },
 });

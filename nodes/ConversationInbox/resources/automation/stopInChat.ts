@@ -1,14 +1,41 @@
+import { id, phone, text } from '../../../shared/checks';
 import { chatLocatorProperty } from '../../../shared/chatLocator';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { additionalFields, CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, toBody } from '../../helpers/fields';
+import { additionalFields, body, CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, targetOf } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { asItemJson } from '../../helpers/output';
-import { atLeastOne, bodyField, id, phone, text } from '../../helpers/validation';
+import { atLeastOne } from '../../helpers/prepare';
 
-const chatInternalId = bodyField('chatInternalId', 'Chat');
-const chatId = bodyField('chatId', 'Channel Chat ID');
-const phoneNumber = bodyField('phoneNumber', 'Phone Number');
+/** The three ways to find the chat: one is enough. */
+const chatInternalId = body(
+	chatLocatorProperty({
+		description: 'The chat whose automation to stop: pick it from the list or give its internal ID',
+	}),
+	id(),
+);
+
+const chatId = body(
+	{
+		displayName: 'Channel Chat ID',
+		name: 'chatId',
+		type: 'string',
+		default: '',
+		placeholder: `e.g. ${CHANNEL_CHAT_ID_EXAMPLE}`,
+		description:
+			'The chat\'s ID on the messaging channel: the number followed by @s.whatsapp.net for a contact, or a group JID ending in @g.us',
+	},
+	text({ min: 1, trim: true }),
+);
+
+const phoneNumber = body(
+	phoneNumberParameter({
+		required: false,
+		description:
+			'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
+	}),
+	phone({ format: 'any' }),
+);
 
 /** `data` (stopped, chat, automations) plus the API's `message`, which says what was stopped. */
 const stoppedResult: Unwrap = (body) => {
@@ -33,42 +60,21 @@ export const stopInChat = defineOperation({
 			type: 'notice',
 			default: '',
 		},
-		chatLocatorProperty({
-			description: 'The chat whose automation to stop: pick it from the list or give its internal ID',
-			routing: toBody('chatInternalId'),
-		}),
-		{
-			displayName: 'Channel Chat ID',
-			name: 'chatId',
-			type: 'string',
-			default: '',
-			placeholder: `e.g. ${CHANNEL_CHAT_ID_EXAMPLE}`,
-			description:
-				'The chat\'s ID on the messaging channel: the number followed by @s.whatsapp.net for a contact, or a group JID ending in @g.us',
-			routing: toBody('chatId'),
-		},
-		phoneNumberParameter({
-			required: false,
-			description:
-				'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
-			routing: toBody('phoneNumber'),
-		}),
+		chatInternalId,
+		chatId,
+		phoneNumber,
 		additionalFields([
-			integrationLocatorProperty({
-				required: false,
-				description:
-					'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
-				routing: toBody('integrationId'),
-			}),
+			body(
+				integrationLocatorProperty({
+					required: false,
+					description:
+						'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
+				}),
+				id(),
+			),
 		]),
 	],
-	rules: [
-		id(chatInternalId),
-		text(chatId, { min: 1, trim: true }),
-		phone(phoneNumber, { format: 'any' }),
-		atLeastOne([chatInternalId, chatId, phoneNumber]),
-		id(bodyField('integrationId', 'Integration')),
-	],
+	rules: [atLeastOne([targetOf(chatInternalId), targetOf(chatId), targetOf(phoneNumber)])],
 	errors: {
 		byStatus: { 404: 'No chat matches the Chat, Channel Chat ID, Phone Number and Integration given.' },
 		noReason: 'Check that a chat matches the Chat, Channel Chat ID or Phone Number (and the Integration, when given).',

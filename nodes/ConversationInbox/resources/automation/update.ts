@@ -1,3 +1,4 @@
+import { boolean, id, integer, list, oneOf, text } from '../../../shared/checks';
 import {
 	CHAT_TYPE_OPTIONS,
 	NAME_MAX_LENGTH,
@@ -7,42 +8,22 @@ import {
 	TRIGGER_TYPES_NEEDING_TAG,
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
-import { idParameter, toBody, updateFields, WHERE_TO_FIND } from '../../helpers/fields';
+import type { RequiredWhen } from '../../helpers/fields';
+import { body, idParameter, updateFields, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import type { RuleContext } from '../../helpers/validation';
-import {
-	bodyField,
-	boolean,
-	id,
-	ifAdded,
-	integer,
-	list,
-	oneOf,
-	readField,
-	requiredWhen,
-	text,
-} from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
-const triggerType = bodyField('triggerType', 'Trigger Type');
-const specificMessage = bodyField('specificMessage', 'Specific Message');
-const tagId = bodyField('tagId', 'Tag ID');
-const automationBotId = bodyField('automationBotId', 'Automation Bot ID');
-const integrations = bodyField('integrations', 'Integration Names or IDs');
-const name = bodyField('name', 'Name');
-const description = bodyField('description', 'Description');
-const chatType = bodyField(WIRE.automationEdit.chatType, 'Chat Type');
-const inAttendance = bodyField('inAttendance', 'In Attendance Only');
-const delayMinutes = bodyField('delayMinutes', 'Delay Minutes');
-const transferType = bodyField(WIRE.automationEdit.transferType, 'Transfer Type');
-const moveToQueue = bodyField('moveToQueue', 'Move to Queue');
-
 // The conditional rules of the spec apply when Trigger Type is among the fields sent.
-const needsMessage = (ctx: RuleContext): boolean =>
-	readField(ctx, triggerType) === TRIGGER_TYPE_NEEDING_MESSAGE;
-const needsTag = (ctx: RuleContext): boolean =>
-	TRIGGER_TYPES_NEEDING_TAG.includes(String(readField(ctx, triggerType)));
+const triggerTypeSent = (request: { body?: unknown }): unknown => (request.body as { triggerType?: unknown } | undefined)?.triggerType;
+const needsMessage: RequiredWhen = {
+	condition: (request) => triggerTypeSent(request) === TRIGGER_TYPE_NEEDING_MESSAGE,
+	reason: 'required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE',
+};
+const needsTag: RequiredWhen = {
+	condition: (request) => TRIGGER_TYPES_NEEDING_TAG.includes(String(triggerTypeSent(request))),
+	reason: 'required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT',
+};
 
 /**
  * A partial update (DESIGN.md): only the ID is required, and only the fields added under Update
@@ -59,34 +40,34 @@ export const update = defineOperation({
 	method: 'POST',
 	path: '/automation/edit',
 	fields: [
-		idParameter({
-			displayName: 'Automation Trigger ID',
-			name: 'automationTriggerId',
-			required: true,
-			description: 'ID of the automation trigger to edit',
-			whereToFind: WHERE_TO_FIND.automationTrigger,
-			routing: toBody('automationTriggerId'),
-		}),
+		body(
+			idParameter({
+				displayName: 'Automation Trigger ID',
+				name: 'automationTriggerId',
+				required: true,
+				description: 'ID of the automation trigger to edit',
+				whereToFind: WHERE_TO_FIND.automationTrigger,
+			}),
+			id({ required: true }),
+		),
 		updateFields([
-			{
+			body({
 				displayName: 'Name',
 				name: 'name',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Welcome Message',
 				description: 'Name of the trigger, 1-255 characters',
-				routing: toBody('name'),
-			},
-			{
+			}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
+			body({
 				displayName: 'Description',
 				name: 'description',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Greets contacts who write for the first time',
 				description: 'What the trigger is for, 1-255 characters',
-				routing: toBody('description'),
-			},
-			{
+			}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
+			body({
 				displayName: 'Trigger Type',
 				name: 'triggerType',
 				type: 'options',
@@ -94,9 +75,8 @@ export const update = defineOperation({
 				default: 'RECEIVE_ANY_MESSAGE',
 				description:
 					'What makes the automation run. Receive Specific Message also needs Specific Message; the two tag types need Tag ID.',
-				routing: toBody('triggerType'),
-			},
-			{
+			}, oneOf(TRIGGER_TYPE_OPTIONS, { required: true })),
+			body({
 				displayName: 'Specific Message',
 				name: 'specificMessage',
 				type: 'string',
@@ -104,25 +84,23 @@ export const update = defineOperation({
 				placeholder: 'e.g. I want to talk to sales',
 				description:
 					'The message text that starts the automation (required with Trigger Type Receive Specific Message)',
-				routing: toBody('specificMessage'),
-			},
-			idParameter({
+			}, text({ required: true, min: 1 }), { requiredWhen: needsMessage }),
+			body(idParameter({
 				displayName: 'Tag ID',
 				name: 'tagId',
 				description:
 					'ID of the tag whose adding or removing starts the automation (required with the Add/Remove Tag trigger types)',
 				whereToFind: WHERE_TO_FIND.tag,
-				routing: toBody('tagId'),
-			}),
-			idParameter({
+			}), id({ required: true }), { requiredWhen: needsTag }),
+			// Added but empty: sent as null / [] to clear the bot flow / the integrations.
+			body(idParameter({
 				displayName: 'Automation Bot ID',
 				name: 'automationBotId',
 				description:
 					'ID of the bot-flow integration the automation runs. Add it and leave it empty to clear it (the trigger then runs a system automation).',
 				whereToFind: WHERE_TO_FIND.botIntegration,
-				routing: toBody('automationBotId'),
-			}),
-			{
+			}), id(), { cleared: null }),
+			body({
 				displayName: 'Integration Names or IDs',
 				name: 'integrations',
 				type: 'multiOptions',
@@ -130,74 +108,46 @@ export const update = defineOperation({
 				default: [],
 				description:
 					'The channel integrations (messaging lines) the trigger watches; they replace the current ones, and an empty list clears them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				routing: toBody('integrations'),
-			},
-			{
+			}, list({ ids: true, send: 'array' }), { cleared: [] }),
+			body({
 				displayName: 'Chat Type',
 				name: 'chatType',
 				type: 'options',
 				options: CHAT_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which chats the trigger reacts to',
-				routing: toBody(WIRE.automationEdit.chatType),
-			},
-			{
+			}, oneOf(CHAT_TYPE_OPTIONS, { required: true }), { key: WIRE.automationEdit.chatType }),
+			body({
 				displayName: 'In Attendance Only',
 				name: 'inAttendance',
 				type: 'boolean',
 				default: false,
 				description: 'Whether to run only when an attendant is serving the chat',
-				routing: toBody('inAttendance'),
-			},
-			{
+			}, boolean({ required: true })),
+			body({
 				displayName: 'Delay Minutes',
 				name: 'delayMinutes',
 				type: 'number',
 				typeOptions: { numberPrecision: 0 },
 				default: 0,
 				description: 'Minutes to wait before the automation runs (0 = at once)',
-				routing: toBody('delayMinutes'),
-			},
-			{
+			}, integer({ required: true })),
+			body({
 				displayName: 'Transfer Type',
 				name: 'transferType',
 				type: 'options',
 				options: TRANSFER_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which transfers of the chat the trigger reacts to',
-				routing: toBody(WIRE.automationEdit.transferType),
-			},
-			{
+			}, oneOf(TRANSFER_TYPE_OPTIONS, { required: true }), { key: WIRE.automationEdit.transferType }),
+			body({
 				displayName: 'Move to Queue',
 				name: 'moveToQueue',
 				type: 'boolean',
 				default: false,
 				description: 'Whether to move the chat to the queue after the automation',
-				routing: toBody('moveToQueue'),
-			},
+			}, boolean({ required: true })),
 		]),
-	],
-	rules: [
-		id(bodyField('automationTriggerId', 'Automation Trigger ID'), { required: true }),
-		ifAdded(name, text(name, { required: true, min: 1, max: NAME_MAX_LENGTH })),
-		ifAdded(description, text(description, { required: true, min: 1, max: NAME_MAX_LENGTH })),
-		ifAdded(triggerType, oneOf(triggerType, TRIGGER_TYPE_OPTIONS, { required: true })),
-		requiredWhen(specificMessage, needsMessage, 'required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE'),
-		ifAdded(specificMessage, text(specificMessage, { required: true, min: 1 })),
-		requiredWhen(
-			tagId,
-			needsTag,
-			'required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT',
-		),
-		ifAdded(tagId, id(tagId, { required: true })),
-		// Added but empty: sent as null / [] to clear the bot flow / the integrations.
-		ifAdded(automationBotId, id(automationBotId), { cleared: null }),
-		ifAdded(integrations, list(integrations, { ids: true, send: 'array' }), { cleared: [] }),
-		ifAdded(chatType, oneOf(chatType, CHAT_TYPE_OPTIONS, { required: true })),
-		ifAdded(inAttendance, boolean(inAttendance, { required: true })),
-		ifAdded(delayMinutes, integer(delayMinutes, { required: true })),
-		ifAdded(transferType, oneOf(transferType, TRANSFER_TYPE_OPTIONS, { required: true })),
-		ifAdded(moveToQueue, boolean(moveToQueue, { required: true })),
 	],
 	errors: {
 		byStatus: { 404: 'Check the Automation Trigger ID, and the IDs under Update Fields (bot, integrations, tag): one does not exist.' },

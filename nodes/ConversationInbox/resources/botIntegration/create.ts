@@ -1,7 +1,7 @@
-import { toBody } from '../../helpers/fields';
+import { text, url } from '../../../shared/checks';
+import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { bodyField, text, url } from '../../helpers/validation';
 
 /** `{origin}/api/v1/bots/{botId}`: an origin with no path of its own, then the bot id. */
 export const BOT_URL_FORM = /^https?:\/\/[^/?#\s]+\/api\/v1\/bots\/[^/?#\s]+$/;
@@ -16,7 +16,7 @@ export const create = defineOperation({
 	method: 'POST',
 	path: '/automation/integration-bot/create',
 	fields: [
-		{
+		body({
 			displayName: 'Name',
 			name: 'name',
 			type: 'string',
@@ -24,9 +24,8 @@ export const create = defineOperation({
 			default: '',
 			placeholder: 'e.g. Sales Bot',
 			description: 'Name of the bot integration, as shown in the platform',
-			routing: toBody('name'),
-		},
-		{
+		}, text({ required: true, min: 1 })),
+		body({
 			displayName: 'URL',
 			name: 'url',
 			type: 'string',
@@ -35,17 +34,12 @@ export const create = defineOperation({
 			placeholder: 'e.g. https://bots.example.com/api/v1/bots/sales-bot',
 			description:
 				'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}: the address of the bot server, then /api/v1/bots/ and the bot\'s ID',
-			routing: toBody('url'),
-		},
-	],
-	rules: [
-		text(bodyField('name', 'Name'), { required: true, min: 1 }),
-		url(bodyField('url', 'URL'), {
+		}, url({
 			required: true,
 			pattern: BOT_URL_FORM,
 			patternRule:
 				'must have the form {origin}/api/v1/bots/{botId}, like https://bots.example.com/api/v1/bots/sales-bot',
-		}),
+		})),
 	],
 	output: { kind: 'single', unwrap: pick('data.integrationBot') },
 });

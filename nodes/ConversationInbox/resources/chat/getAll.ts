@@ -1,3 +1,4 @@
+import { invalid, isAbsent, list, oneOf } from '../../../shared/checks';
 import {
 	CATEGORIES_WITH_ATTENDANTS,
 	CHAT_CATEGORY_OPTIONS,
@@ -5,26 +6,47 @@ import {
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
 import { GET_USERS_METHOD } from '../../../shared/userOptions';
-import { filters, idHint, listParameter, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
+import { filters, idHint, listParameter, query, returnAllAndLimit, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import type { Rule } from '../../helpers/validation';
-import { invalid, isAbsent, list, oneOf, queryField, readField } from '../../helpers/validation';
+import type { Rule } from '../../helpers/prepare';
+import { readTarget, subject } from '../../helpers/prepare';
 import { WIRE } from '../../wireNames';
 
 const W = WIRE.chatList;
-const category = queryField(W.category, 'Category');
-const attendantIds = queryField(W.attendantIds, 'Attendant Names or IDs');
+
+const category = query(
+	{
+		displayName: 'Category',
+		name: 'category',
+		type: 'options',
+		options: CHAT_CATEGORY_OPTIONS,
+		default: 'attendance',
+		description: 'Which part of the inbox to list',
+	},
+	oneOf(CHAT_CATEGORY_OPTIONS),
+	{ key: W.category },
+);
+
+const attendantIds = query(
+	{
+		displayName: 'Attendant Names or IDs',
+		name: 'attendantIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: GET_USERS_METHOD },
+		default: [],
+		description:
+			'Only chats served by these attendants (company users). Only for the Attendance and Pinned categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	list({ send: 'commaSeparated' }),
+	{ key: W.attendantIds },
+);
 
 /** The API accepts attendant filters only for the attendance and pinned categories. */
 const attendantsOnlyWhereServed: Rule = (ctx) => {
-	const chosen = String(readField(ctx, category) ?? 'attendance');
-	if (!isAbsent(readField(ctx, attendantIds)) && !CATEGORIES_WITH_ATTENDANTS.includes(chosen)) {
-		throw invalid(
-			ctx,
-			attendantIds,
-			'can only be used with Category attendance or pinned',
-			`Category ${chosen}`,
-		);
+	const chosen = String(readTarget(ctx, targetOf(category)) ?? 'attendance');
+	const attendants = targetOf(attendantIds);
+	if (!isAbsent(readTarget(ctx, attendants)) && !CATEGORIES_WITH_ATTENDANTS.includes(chosen)) {
+		throw invalid(subject(ctx, attendants.label), 'can only be used with Category attendance or pinned', `Category ${chosen}`);
 	}
 };
 
@@ -38,30 +60,13 @@ export const getAll = defineOperation({
 	method: 'GET',
 	path: '/inbox/find-all-chats',
 	fields: [
-		{
-			displayName: 'Category',
-			name: 'category',
-			type: 'options',
-			options: CHAT_CATEGORY_OPTIONS,
-			default: 'attendance',
-			description: 'Which part of the inbox to list',
-			routing: toQuery(W.category),
-		},
+		category,
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.chats.max} chats; one item per chat`,
 		),
 		filters([
-			{
-				displayName: 'Attendant Names or IDs',
-				name: 'attendantIds',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: GET_USERS_METHOD },
-				default: [],
-				description:
-					'Only chats served by these attendants (company users). Only for the Attendance and Pinned categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				routing: toQuery(W.attendantIds),
-			},
-			{
+			attendantIds,
+			query({
 				displayName: 'Integration Names or IDs',
 				name: 'integrationIds',
 				type: 'multiOptions',
@@ -69,9 +74,8 @@ export const getAll = defineOperation({
 				default: [],
 				description:
 					'Only chats on these channel integrations (messaging lines). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				routing: toQuery(W.integrationIds),
-			},
-			listParameter({
+			}, list({ ids: true, send: 'commaSeparated' }), { key: W.integrationIds }),
+			query(listParameter({
 				displayName: 'Sector IDs',
 				name: 'sectorIds',
 				buttonText: 'Add Sector ID',
@@ -79,9 +83,8 @@ export const getAll = defineOperation({
 				description:
 					'Only chats of these sectors (teams). Several values or one comma-separated text.',
 				hint: idHint(WHERE_TO_FIND.sector),
-				routing: toQuery(W.sectorIds),
-			}),
-			listParameter({
+			}), list({ send: 'commaSeparated' }), { key: W.sectorIds }),
+			query(listParameter({
 				displayName: 'Tag IDs',
 				name: 'tagIds',
 				buttonText: 'Add Tag ID',
@@ -89,21 +92,10 @@ export const getAll = defineOperation({
 				description:
 					'Only chats whose contact has at least one of these tags. Several values or one comma-separated text.',
 				hint: idHint(WHERE_TO_FIND.tag),
-				routing: toQuery(W.tagIds),
-			}),
+			}), list({ ids: true, send: 'commaSeparated' }), { key: W.tagIds }),
 		]),
 	],
-	rules: [
-		oneOf(category, CHAT_CATEGORY_OPTIONS),
-		list(queryField(W.integrationIds, 'Integration Names or IDs'), {
-			ids: true,
-			send: 'commaSeparated',
-		}),
-		list(queryField(W.sectorIds, 'Sector IDs'), { send: 'commaSeparated' }),
-		list(attendantIds, { send: 'commaSeparated' }),
-		list(queryField(W.tagIds, 'Tag IDs'), { ids: true, send: 'commaSeparated' }),
-		attendantsOnlyWhereServed,
-	],
+	rules: [attendantsOnlyWhereServed],
 	assumedNames: [W.category, W.integrationIds, W.sectorIds, W.attendantIds, W.tagIds],
 	output: {
 		kind: 'list',

@@ -1,7 +1,7 @@
-import { phoneNumberParameter, toQuery } from '../../helpers/fields';
+import { phone } from '../../../shared/checks';
+import { phoneNumberParameter, query } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { phone, queryField } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
 export const get = defineOperation({
@@ -14,13 +14,15 @@ export const get = defineOperation({
 	method: 'GET',
 	path: '/inbox/get-custom-fields-from-chat',
 	fields: [
-		phoneNumberParameter({
+		query(
+			phoneNumberParameter({
 			description:
-				'Phone number of the contact: country code, area code and number, 8-30 characters (e.g. 5511999998888 for +55 11 99999-8888)',
-			routing: toQuery(WIRE.customFieldsRead.phoneNumber),
-		}),
+					'Phone number of the contact: country code, area code and number, 8-30 characters (e.g. 5511999998888 for +55 11 99999-8888)',
+			}),
+			phone({ required: true, format: 'number' }),
+			{ key: WIRE.customFieldsRead.phoneNumber },
+		),
 	],
-	rules: [phone(queryField(WIRE.customFieldsRead.phoneNumber, 'Phone Number'), { required: true, format: 'number' })],
 	assumedNames: [WIRE.customFieldsRead.phoneNumber],
 	// One item: { fields: [...], assignedTemplateIds: [...] }
 	output: { kind: 'single', unwrap: pick('response.customFields') },

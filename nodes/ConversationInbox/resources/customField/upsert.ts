@@ -1,22 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { additionalFields, idHint, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import type { Check, Subject } from '../../../shared/checks';
+import { describeValue, invalid, missing, parseJsonValue, phone } from '../../../shared/checks';
+import { additionalFields, body, idHint, phoneNumberParameter, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import type { Rule, RuleContext } from '../../helpers/validation';
-import {
-	bodyField,
-	describeValue,
-	invalid,
-	missing,
-	parseJsonValue,
-	phone,
-	readField,
-	writeField,
-} from '../../helpers/validation';
-
-const inputs = bodyField('inputs', 'Template Field Inputs');
-const extraFieldInputs = { key: 'extraFieldInputs', label: 'Extra Field Inputs' };
+import type { Rule } from '../../helpers/prepare';
+import { readTarget, subject, writeTarget } from '../../helpers/prepare';
 
 /** What a typed value is sent as: Text (the default), Number, Boolean or JSON. */
 const VALUE_TYPES = [
@@ -32,8 +22,8 @@ const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
  * a list, a number, a boolean, null); text is sent as text unless the Value Type says otherwise, so
  * "São Paulo", "0123456789" or "true" mapped from an item arrive as the text they are.
  */
-function typedValue(ctx: RuleContext, entry: IDataObject, index: number): unknown {
-	const field = { key: 'value', label: `Value of input ${index + 1}` };
+function typedValue(at: Subject, entry: IDataObject, index: number): unknown {
+	const value = { ...at, label: `Value of input ${index + 1}` };
 	const raw = entry.value;
 	if (typeof raw !== 'string') return raw ?? null;
 	const type = entry.valueType ?? 'text';
@@ -41,73 +31,116 @@ function typedValue(ctx: RuleContext, entry: IDataObject, index: number): unknow
 		case 'text':
 			return raw;
 		case 'number':
-			if (!NUMBER.test(raw)) throw invalid(ctx, field, 'must be a number (Value Type Number)', describeValue(raw));
+			if (!NUMBER.test(raw)) throw invalid(value, 'must be a number (Value Type Number)', describeValue(raw));
 			return Number(raw);
 		case 'boolean':
 			if (raw.trim() !== 'true' && raw.trim() !== 'false') {
-				throw invalid(ctx, field, 'must be true or false (Value Type Boolean)', describeValue(raw));
+				throw invalid(value, 'must be true or false (Value Type Boolean)', describeValue(raw));
 			}
 			return raw.trim() === 'true';
 		case 'json':
-			return parseJsonValue(ctx, field, raw);
+			return parseJsonValue(value, raw);
 		default:
 			throw invalid(
-				ctx,
-				{ key: 'valueType', label: `Value Type of input ${index + 1}` },
+				{ ...at, label: `Value Type of input ${index + 1}` },
 				`must be one of ${VALUE_TYPES.map((t) => t.value).join(', ')}`,
 				describeValue(type),
 			);
 	}
 }
 
-/**
- * `inputs` of the API: the template-field entries of the form (each becomes
- * `{sourceType: 'TEMPLATE_FIELD', templateFieldId, valueJson}`), then the extra-field entries given
- * as raw JSON, whose shape the spec does not show and which are sent as they are (README →
- * Assumptions: `{sourceType: "EXTRA_FIELD", key, label?, valueJson}`).
- */
-const buildInputs: Rule = (ctx) => {
-	let raw = readField(ctx, inputs);
+/** The template-field entries of the form, each as `{sourceType: 'TEMPLATE_FIELD', templateFieldId, valueJson}`. */
+const templateFieldInputs: Check = (value, at) => {
+	let raw = value;
 	if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject).templateField;
-	const entries: IDataObject[] = [];
-	(Array.isArray(raw) ? raw : []).forEach((entry: IDataObject, index) => {
+	return (Array.isArray(raw) ? raw : []).map((entry: IDataObject, index) => {
 		const templateFieldId =
 			typeof entry?.templateFieldId === 'string' ? entry.templateFieldId.trim() : entry?.templateFieldId;
 		if (typeof templateFieldId !== 'string' || templateFieldId === '') {
 			throw invalid(
-				ctx,
-				{ key: 'templateFieldId', label: `Template Field ID of input ${index + 1}` },
+				{ ...at, label: `Template Field ID of input ${index + 1}` },
 				'a value is required',
 				describeValue(templateFieldId),
 			);
 		}
-		entries.push({
+		return {
 			sourceType: 'TEMPLATE_FIELD',
 			templateFieldId,
-			valueJson: typedValue(ctx, entry ?? {}, index) as IDataObject[string],
-		});
+			valueJson: typedValue(at, entry ?? {}, index) as IDataObject[string],
+		};
 	});
+};
 
-	const additionalFields = (ctx.fn.getNodeParameter('additionalFields', {}) ?? {}) as IDataObject;
-	const extraRaw = additionalFields.extraFieldInputs;
+const inputs = body(
+	{
+		displayName: 'Template Field Inputs',
+		name: 'inputs',
+		type: 'fixedCollection',
+		placeholder: 'Add Template Field',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'Values of fields defined by a custom-field template',
+		options: [
+			{
+				displayName: 'Template Field',
+				name: 'templateField',
+				values: [
+					{
+						displayName: 'Template Field ID',
+						name: 'templateFieldId',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+						description: 'ID of the field in its custom-field template',
+						hint: idHint(WHERE_TO_FIND.templateField),
+					},
+					{
+						displayName: 'Value Type',
+						name: 'valueType',
+						type: 'options',
+						options: VALUE_TYPES,
+						default: 'text',
+						description:
+							'How a typed value is sent. A value from an expression keeps its own type (text stays text, a number, an object or a list stays as it is).',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Gold',
+						description: 'The value of the field, sent as the Value Type says',
+					},
+				],
+			},
+		],
+	},
+	templateFieldInputs,
+);
+
+/**
+ * `inputs` of the API: the template-field entries, then the extra-field entries given as raw JSON,
+ * whose shape the spec does not show and which are sent as they are (README → Assumptions:
+ * `{sourceType: "EXTRA_FIELD", key, label?, valueJson}`). At least one entry.
+ */
+const withExtraInputs: Rule = (ctx) => {
+	const target = targetOf(inputs);
+	const entries = [...((readTarget(ctx, target) as IDataObject[] | undefined) ?? [])];
+	const additional = (ctx.fn.getNodeParameter('additionalFields', {}) ?? {}) as IDataObject;
+	const extraRaw = additional.extraFieldInputs;
 	if (extraRaw !== undefined && extraRaw !== null && extraRaw !== '') {
-		let extra = parseJsonValue(ctx, extraFieldInputs, extraRaw);
+		const at = subject(ctx, 'Extra Field Inputs');
+		let extra = parseJsonValue(at, extraRaw);
 		if (extra && typeof extra === 'object' && !Array.isArray(extra)) extra = [extra];
 		if (!Array.isArray(extra) || extra.some((e) => !e || typeof e !== 'object' || Array.isArray(e))) {
-			throw invalid(
-				ctx,
-				extraFieldInputs,
-				`must be a JSON list of objects, like ${EXTRA_FIELD_EXAMPLE}`,
-				describeValue(extra),
-			);
+			throw invalid(at, `must be a JSON list of objects, like ${EXTRA_FIELD_EXAMPLE}`, describeValue(extra));
 		}
 		entries.push(...(extra as IDataObject[]));
 	}
-
 	if (entries.length === 0) {
-		throw missing(ctx, inputs, 'add at least one template field input or extra field input');
+		throw missing(subject(ctx, target.label), 'add at least one template field input or extra field input');
 	}
-	writeField(ctx, inputs, entries);
+	writeTarget(ctx, target, entries);
 };
 
 /** The assumed extra-field shape (the spec does not show it; README → Assumptions). */
@@ -123,55 +156,14 @@ export const upsert = defineOperation({
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
 	fields: [
-		phoneNumberParameter({
-			description:
-				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
-			routing: toBody('phoneNumber'),
-		}),
-		{
-			displayName: 'Template Field Inputs',
-			name: 'inputs',
-			type: 'fixedCollection',
-			placeholder: 'Add Template Field',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: 'Values of fields defined by a custom-field template',
-			options: [
-				{
-					displayName: 'Template Field',
-					name: 'templateField',
-					values: [
-						{
-							displayName: 'Template Field ID',
-							name: 'templateFieldId',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
-							description: 'ID of the field in its custom-field template',
-							hint: idHint(WHERE_TO_FIND.templateField),
-						},
-						{
-							displayName: 'Value Type',
-							name: 'valueType',
-							type: 'options',
-							options: VALUE_TYPES,
-							default: 'text',
-							description:
-								'How a typed value is sent. A value from an expression keeps its own type (text stays text, a number, an object or a list stays as it is).',
-						},
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Gold',
-							description: 'The value of the field, sent as the Value Type says',
-						},
-					],
-				},
-			],
-			routing: toBody('inputs'),
-		},
+		body(
+			phoneNumberParameter({
+				description:
+					'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
+			}),
+			phone({ required: true, format: 'number' }),
+		),
+		inputs,
 		additionalFields([
 			{
 				displayName: 'Extra Field Inputs (JSON)',
@@ -182,7 +174,7 @@ export const upsert = defineOperation({
 			},
 		]),
 	],
-	rules: [phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'number' }), buildInputs],
+	rules: [withExtraInputs],
 	assumption: `The API does not document the shape of extra-field inputs; they are sent exactly as given under Extra Field Inputs (the node assumes ${EXTRA_FIELD_EXAMPLE}). If the API's message names a field of them, write them in the shape the API expects.`,
 	// One item: { customFields: [...] }
 	output: { kind: 'single', unwrap: pick('response') },

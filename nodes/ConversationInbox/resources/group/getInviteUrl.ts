@@ -1,9 +1,9 @@
+import { id, text } from '../../../shared/checks';
 import { GROUP_JID_SUFFIX } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { GROUP_JID_EXAMPLE, toQuery } from '../../helpers/fields';
+import { GROUP_JID_EXAMPLE, query } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { id, queryField, text } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
 export const getInviteUrl = defineOperation({
@@ -16,11 +16,14 @@ export const getInviteUrl = defineOperation({
 	method: 'GET',
 	path: '/group/get-invite-url',
 	fields: [
-		integrationLocatorProperty({
+		query(
+			integrationLocatorProperty({
 			description: 'The channel integration (messaging line) the group is on',
-			routing: toQuery(WIRE.groupInvite.integrationId),
-		}),
-		{
+			}),
+			id({ required: true }),
+			{ key: WIRE.groupInvite.integrationId },
+		),
+		query({
 			displayName: 'Group JID',
 			name: 'groupJid',
 			type: 'string',
@@ -29,12 +32,7 @@ export const getInviteUrl = defineOperation({
 			placeholder: `e.g. ${GROUP_JID_EXAMPLE}`,
 			description:
 				'Channel ID of the group: digits followed by @g.us. A group chat\'s channel chat ID is its JID.',
-			routing: toQuery(WIRE.groupInvite.groupJid),
-		},
-	],
-	rules: [
-		id(queryField(WIRE.groupInvite.integrationId, 'Integration'), { required: true }),
-		text(queryField(WIRE.groupInvite.groupJid, 'Group JID'), {
+		}, text({
 			required: true,
 			trim: true,
 			// The spec's rule: it ends with @g.us (and names a group before it).
@@ -42,7 +40,7 @@ export const getInviteUrl = defineOperation({
 				value.endsWith(GROUP_JID_SUFFIX) && value.length > GROUP_JID_SUFFIX.length
 					? undefined
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
-		}),
+		}), { key: WIRE.groupInvite.groupJid }),
 	],
 	assumedNames: [WIRE.groupInvite.integrationId, WIRE.groupInvite.groupJid],
 	// { inviteUrl }

@@ -1,8 +1,8 @@
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { toBody } from '../../helpers/fields';
+import { id } from '../../../shared/checks';
+import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
-import { bodyField, id } from '../../helpers/validation';
 
 export const deleteIntegration = defineOperation({
 	resource: 'integration',
@@ -14,11 +14,12 @@ export const deleteIntegration = defineOperation({
 	method: 'POST',
 	path: '/integration/delete',
 	fields: [
-		integrationLocatorProperty({
+		body(
+			integrationLocatorProperty({
 			description: 'The channel integration to delete',
-			routing: toBody('integrationId'),
-		}),
+			}),
+			id({ required: true }),
+		),
 	],
-	rules: [id(bodyField('integrationId', 'Integration'), { required: true })],
 	output: { kind: 'single', unwrap: confirm('integrationId') },
 });

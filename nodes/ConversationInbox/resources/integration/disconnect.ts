@@ -1,8 +1,8 @@
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { toBody } from '../../helpers/fields';
+import { id } from '../../../shared/checks';
+import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { bodyField, id } from '../../helpers/validation';
 
 export const disconnect = defineOperation({
 	resource: 'integration',
@@ -14,11 +14,12 @@ export const disconnect = defineOperation({
 	method: 'POST',
 	path: '/integration/disconnect',
 	fields: [
-		integrationLocatorProperty({
+		body(
+			integrationLocatorProperty({
 			description: 'The channel integration to disconnect',
-			routing: toBody('integrationId'),
-		}),
+			}),
+			id({ required: true }),
+		),
 	],
-	rules: [id(bodyField('integrationId', 'Integration'), { required: true })],
 	output: { kind: 'single', unwrap: pick('response.integration') },
 });

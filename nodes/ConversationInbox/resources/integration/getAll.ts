@@ -15,7 +15,6 @@ export const getAll = defineOperation({
 			'The API returns the whole list in one answer; Limit keeps the first ones. One item per integration.',
 		),
 	],
-	rules: [],
 	output: {
 		kind: 'list',
 		list: { itemsPath: 'response.integrations', paging: { kind: 'whole' } },

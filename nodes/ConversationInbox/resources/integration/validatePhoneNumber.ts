@@ -1,8 +1,8 @@
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { phoneNumberParameter, toBody } from '../../helpers/fields';
+import { id, text } from '../../../shared/checks';
+import { body, phoneNumberParameter } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { bodyField, id, text } from '../../helpers/validation';
 
 export const validatePhoneNumber = defineOperation({
 	resource: 'integration',
@@ -14,19 +14,19 @@ export const validatePhoneNumber = defineOperation({
 	method: 'POST',
 	path: '/integration/validate-chat-phone-number',
 	fields: [
-		integrationLocatorProperty({
+		body(
+			integrationLocatorProperty({
 			description: 'The channel integration (messaging line) to check the number on',
-			routing: toBody('integrationId'),
-		}),
-		phoneNumberParameter({
+			}),
+			id({ required: true }),
+		),
+		body(
+			phoneNumberParameter({
 			description:
-				'Phone number to check: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
-			routing: toBody('phoneNumber'),
-		}),
-	],
-	rules: [
-		id(bodyField('integrationId', 'Integration'), { required: true }),
-		text(bodyField('phoneNumber', 'Phone Number'), { required: true, trim: true }),
+					'Phone number to check: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
+			}),
+			text({ required: true, trim: true }),
+		),
 	],
 	// { exists, jid }
 	output: { kind: 'single', unwrap: pick('response') },

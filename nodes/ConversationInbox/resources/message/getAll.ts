@@ -1,8 +1,8 @@
+import { id } from '../../../shared/checks';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { chatLocatorProperty } from '../../../shared/chatLocator';
-import { returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import { id, queryField } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
 const W = WIRE.messageList;
@@ -17,16 +17,18 @@ export const getAll = defineOperation({
 	method: 'GET',
 	path: '/inbox/find-messages-from-inbox',
 	fields: [
-		chatLocatorProperty({
-			required: true,
-			description: 'The chat whose messages to list: pick it from the list or give its internal ID',
-			routing: toQuery(W.chatInternalId),
-		}),
+		query(
+			chatLocatorProperty({
+				required: true,
+				description: 'The chat whose messages to list: pick it from the list or give its internal ID',
+			}),
+			id({ required: true }),
+			{ key: W.chatInternalId },
+		),
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages; one item per message`,
 		),
 	],
-	rules: [id(queryField(W.chatInternalId, 'Chat'), { required: true })],
 	assumedNames: [W.chatInternalId],
 	output: {
 		kind: 'list',

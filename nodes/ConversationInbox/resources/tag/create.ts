@@ -1,8 +1,8 @@
+import { text } from '../../../shared/checks';
 import { COLOR_PATTERN, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { additionalFields, toBody } from '../../helpers/fields';
+import { additionalFields, body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { bodyField, text } from '../../helpers/validation';
 
 export const create = defineOperation({
 	resource: 'tag',
@@ -14,7 +14,7 @@ export const create = defineOperation({
 	method: 'POST',
 	path: '/tag/create',
 	fields: [
-		{
+		body({
 			displayName: 'Name',
 			name: 'name',
 			type: 'string',
@@ -23,10 +23,9 @@ export const create = defineOperation({
 			placeholder: 'e.g. VIP Customer',
 			description:
 				'Name of the tag, 1-255 characters. Must be unique in the company; names are case-sensitive.',
-			routing: toBody('name'),
-		},
+		}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
 		additionalFields([
-			{
+			body({
 				displayName: 'Color',
 				name: 'color',
 				type: 'color',
@@ -34,17 +33,8 @@ export const create = defineOperation({
 				placeholder: '#RRGGBB',
 				description:
 					'Colour of the tag as # and six hex digits, e.g. #1A73E8. The API uses #000000 when it is not set.',
-				routing: toBody('color'),
-			},
+			}, text({ trim: true, pattern: COLOR_PATTERN, patternRule: 'must be # followed by six hex digits, like #1A73E8' })),
 		]),
-	],
-	rules: [
-		text(bodyField('name', 'Name'), { required: true, min: 1, max: NAME_MAX_LENGTH }),
-		text(bodyField('color', 'Color'), {
-			trim: true,
-			pattern: COLOR_PATTERN,
-			patternRule: 'must be # followed by six hex digits, like #1A73E8',
-		}),
 	],
 	errors: {
 		byStatus: {

@@ -1,29 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { id, isAbsent, isLocatorValue, missing, text } from '../../../shared/checks';
 import { ID_PATTERN, ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
-import { idHint, returnAllAndLimit, toQuery, WHERE_TO_FIND } from '../../helpers/fields';
+import { idHint, returnAllAndLimit, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import type { PageConcurrency } from '../../helpers/pagination';
-import { pageConcurrency } from '../../helpers/pagination';
-import type { Rule } from '../../helpers/validation';
-import {
-	describeValue,
-	id,
-	invalid,
-	isAbsent,
-	isLocatorValue,
-	missing,
-	queryField,
-	readField,
-	text,
-	writeField,
-} from '../../helpers/validation';
+import type { PageConcurrency } from '../../helpers/paging';
+import type { Rule } from '../../helpers/prepare';
+import { subject, writeTarget } from '../../helpers/prepare';
 import { WIRE } from '../../wireNames';
 
-/** Both query fields are the one Tag field of the panel, given By ID or By Name. */
-const tagId = queryField('tagId', 'Tag');
-const tagName = queryField('tagName', 'Tag');
-const TAG = { key: 'tag', label: 'Tag' };
+/** Both query parameters are the one Tag field of the panel, given By ID or By Name. */
+const tagId = { in: 'qs', key: 'tagId', label: 'Tag' } as const;
+const tagName = { in: 'qs', key: 'tagName', label: 'Tag' } as const;
 
 /**
  * The Tag field: one input, two modes (n8n's resource locator without a list: the API cannot list
@@ -68,25 +56,25 @@ const tagLocator: INodeProperties = {
  * parameters so that they still run; used only while the Tag field is empty.
  */
 const LEGACY_TAG_PARAMETERS: INodeProperties[] = [
-	{ displayName: 'Tag ID (Legacy)', name: 'tagId', type: 'hidden', default: '', routing: toQuery('tagId') },
-	{ displayName: 'Tag Name (Legacy)', name: 'tagName', type: 'hidden', default: '', routing: toQuery('tagName') },
+	{ displayName: 'Tag ID (Legacy)', name: 'tagId', type: 'hidden', default: '' },
+	{ displayName: 'Tag Name (Legacy)', name: 'tagName', type: 'hidden', default: '' },
 ];
 
 const NAME_FIX = 'Give the tag\'s exact name (case-sensitive, as in the platform), or switch Tag to By ID.';
 
-/** The Tag field's mode and value into `tagId` or `tagName`; then the rules of each. */
+/** The Tag field's mode and value (else the legacy parameters) into `tagId` or `tagName`; then the check of each. */
 const tagRule: Rule = (ctx) => {
 	const raw = ctx.fn.getNodeParameter('tag', undefined) as unknown;
 	const chosen = isLocatorValue(raw) ? raw : { mode: 'id', value: raw };
-	if (!isAbsent(chosen.value)) {
-		writeField(ctx, tagId, chosen.mode === 'name' ? undefined : chosen.value);
-		writeField(ctx, tagName, chosen.mode === 'name' ? chosen.value : undefined);
+	const byName = chosen.mode === 'name';
+	const legacy = isAbsent(chosen.value);
+	const idValue = legacy ? ctx.fn.getNodeParameter('tagId', '') : byName ? undefined : chosen.value;
+	const nameValue = legacy ? ctx.fn.getNodeParameter('tagName', '') : byName ? chosen.value : undefined;
+	if (isAbsent(idValue) && isAbsent(nameValue)) {
+		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (By Name)');
 	}
-	if (isAbsent(readField(ctx, tagId)) && isAbsent(readField(ctx, tagName))) {
-		throw missing(ctx, TAG, 'give the tag\'s ID (By ID) or its exact name (By Name)');
-	}
-	id(tagId)(ctx);
-	text(tagName, { min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(ctx);
+	writeTarget(ctx, tagId, id()(idValue, subject(ctx, tagId.label)));
+	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 
 /**
@@ -101,26 +89,9 @@ const tagRule: Rule = (ctx) => {
  */
 export const CONTACT_PAGE_CONCURRENCY: PageConcurrency = {
 	parameter: 'options.concurrentPageRequests',
+	label: 'Concurrent Page Requests',
 	default: 4,
 	max: 10,
-};
-
-const CONCURRENCY_FIELD = { key: CONTACT_PAGE_CONCURRENCY.parameter, label: 'Concurrent Page Requests' };
-
-/** Whole number 1-10 (an expression may give anything); checked before anything is sent. */
-const concurrencyRule: Rule = (ctx) => {
-	const value = ctx.fn.getNodeParameter(
-		CONTACT_PAGE_CONCURRENCY.parameter,
-		CONTACT_PAGE_CONCURRENCY.default,
-	) as unknown;
-	if (pageConcurrency(value, CONTACT_PAGE_CONCURRENCY) === undefined) {
-		throw invalid(
-			ctx,
-			CONCURRENCY_FIELD,
-			`must be a whole number from 1 to ${CONTACT_PAGE_CONCURRENCY.max}`,
-			describeValue(value),
-		);
-	}
 };
 
 /**
@@ -166,10 +137,7 @@ export const getContacts = defineOperation({
 			`Fetched in pages of up to ${PAGE_SIZE.tagContacts.max} contacts, several at a time (Options → Concurrent Page Requests); one item per contact`,
 		),
 	],
-	rules: [
-		tagRule,
-		concurrencyRule,
-	],
+	rules: [tagRule],
 	options: CONCURRENCY_OPTIONS,
 	errors: {
 		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },

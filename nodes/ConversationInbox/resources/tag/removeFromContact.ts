@@ -1,11 +1,44 @@
+import { boolean, list, phone } from '../../../shared/checks';
 import { MAX_TAGS_PER_REMOVAL, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { additionalFields, idHint, LID_EXAMPLE, listParameter, phoneNumberParameter, toBody, WHERE_TO_FIND } from '../../helpers/fields';
+import {
+	additionalFields,
+	body,
+	idHint,
+	LID_EXAMPLE,
+	listParameter,
+	phoneNumberParameter,
+	targetOf,
+	WHERE_TO_FIND,
+} from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { atLeastOne, bodyField, boolean, list, phone } from '../../helpers/validation';
+import { atLeastOne } from '../../helpers/prepare';
 
-const tagIds = bodyField('tagIds', 'Tag IDs');
-const tagNames = bodyField('tagNames', 'Tag Names');
+const tagIds = body(
+	listParameter({
+		displayName: 'Tag IDs',
+		name: 'tagIds',
+		buttonText: 'Add Tag ID',
+		placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+		description:
+			'IDs of the tags to remove. Give Tag IDs, Tag Names or both. Several values or one comma-separated text.',
+		hint: `At most 50 tag IDs. ${idHint(WHERE_TO_FIND.tag)}`,
+	}),
+	list({ ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
+);
+
+const tagNames = body(
+	listParameter({
+		displayName: 'Tag Names',
+		name: 'tagNames',
+		buttonText: 'Add Tag Name',
+		placeholder: 'e.g. VIP Customer',
+		description:
+			'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name; a text is always one name (commas included), a list from an expression gives several.',
+		hint: 'At most 50 tag names',
+	}),
+	list({ max: MAX_TAGS_PER_REMOVAL, itemMin: 1, itemMax: NAME_MAX_LENGTH, entriesAreExact: true, send: 'array' }),
+);
 
 export const removeFromContact = defineOperation({
 	resource: 'tag',
@@ -17,60 +50,27 @@ export const removeFromContact = defineOperation({
 	method: 'POST',
 	path: '/tag/remove-from-contact',
 	fields: [
-		phoneNumberParameter({
-			description:
-				`The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
-			routing: toBody('phoneNumber'),
-		}),
-		{
-			...listParameter({
-				displayName: 'Tag IDs',
-				name: 'tagIds',
-				buttonText: 'Add Tag ID',
-				placeholder: 'e.g. clx2v8k1h0000abcd1234efgh',
+		body(
+			phoneNumberParameter({
 				description:
-					'IDs of the tags to remove. Give Tag IDs, Tag Names or both. Several values or one comma-separated text.',
-				hint: `At most 50 tag IDs. ${idHint(WHERE_TO_FIND.tag)}`,
-				routing: toBody('tagIds'),
+					`The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
 			}),
-		},
-		{
-			...listParameter({
-				displayName: 'Tag Names',
-				name: 'tagNames',
-				buttonText: 'Add Tag Name',
-				placeholder: 'e.g. VIP Customer',
-				description:
-					'Exact names of the tags to remove (case-sensitive, 1-255 characters each); they must already exist. Add one value per name; a text is always one name (commas included), a list from an expression gives several.',
-				hint: 'At most 50 tag names',
-				routing: toBody('tagNames'),
-			}),
-		},
+			phone({ required: true, format: 'numberOrLid' }),
+		),
+		tagIds,
+		tagNames,
 		additionalFields([
-			{
+			body({
 				displayName: 'Trigger Automations',
 				name: 'triggerAutomations',
 				type: 'boolean',
 				default: false,
 				description:
 					'Whether to start the system automations that react to a tag being removed from a contact, one per tag actually removed. They run on the most recent chat of the number; bot flows are not started.',
-				routing: toBody('triggerAutomations'),
-			},
+			}, boolean()),
 		]),
 	],
-	rules: [
-		phone(bodyField('phoneNumber', 'Phone Number'), { required: true, format: 'numberOrLid' }),
-		list(tagIds, { ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
-		list(tagNames, {
-			max: MAX_TAGS_PER_REMOVAL,
-			itemMin: 1,
-			itemMax: NAME_MAX_LENGTH,
-			entriesAreExact: true,
-			send: 'array',
-		}),
-		atLeastOne([tagIds, tagNames]),
-		boolean(bodyField('triggerAutomations', 'Trigger Automations')),
-	],
+	rules: [atLeastOne([targetOf(tagIds), targetOf(tagNames)])],
 	errors: {
 		byStatus: {
 			404: 'Every tag named must already exist (none is created; names are case-sensitive and exact), and the contact must be known by this phone number or LID.',

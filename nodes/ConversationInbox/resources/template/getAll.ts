@@ -1,10 +1,10 @@
+import { id, oneOf, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { filters, returnAllAndLimit, toQuery } from '../../helpers/fields';
+import { filters, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { AssumptionFailed } from '../../helpers/output';
-import type { ListSpec } from '../../helpers/pagination';
-import { id, oneOf, queryField, text } from '../../helpers/validation';
+import type { ListSpec } from '../../helpers/paging';
 import { WIRE } from '../../wireNames';
 
 const STATUS = WIRE.templateList.status;
@@ -34,16 +34,19 @@ export const getAll = defineOperation({
 	method: 'GET',
 	path: '/provider-template/list',
 	fields: [
-		integrationLocatorProperty({
-			description: 'The official-channel integration that owns the templates',
-			hint: 'Only official-channel integrations have message templates',
-			routing: toQuery(WIRE.templateList.integrationId),
-		}),
+		query(
+			integrationLocatorProperty({
+				description: 'The official-channel integration that owns the templates',
+				hint: 'Only official-channel integrations have message templates',
+			}),
+			id({ required: true }),
+			{ key: WIRE.templateList.integrationId },
+		),
 		...returnAllAndLimit(
 			`Fetched in pages of up to ${PAGE_SIZE.templates.max} templates; one item per template`,
 		),
 		filters([
-			{
+			query({
 				displayName: 'Search',
 				name: 'search',
 				type: 'string',
@@ -51,23 +54,16 @@ export const getAll = defineOperation({
 				placeholder: 'e.g. order_confirmation',
 				description: 'Only templates whose name or content contains this text',
 				hint: 'At most 255 characters',
-				routing: toQuery(WIRE.templateList.search),
-			},
-			{
+			}, text({ max: NAME_MAX_LENGTH }), { key: WIRE.templateList.search }),
+			query({
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
 				options: TEMPLATE_STATUS_OPTIONS,
 				default: 'APPROVED',
 				description: 'Only templates in this review status',
-				routing: toQuery(WIRE.templateList.status),
-			},
+			}, oneOf(TEMPLATE_STATUS_OPTIONS), { key: WIRE.templateList.status }),
 		]),
-	],
-	rules: [
-		id(queryField(WIRE.templateList.integrationId, 'Integration'), { required: true }),
-		text(queryField(WIRE.templateList.search, 'Search'), { max: NAME_MAX_LENGTH }),
-		oneOf(queryField(WIRE.templateList.status, 'Status'), TEMPLATE_STATUS_OPTIONS),
 	],
 	assumedNames: [WIRE.templateList.integrationId, WIRE.templateList.status, WIRE.templateList.search],
 	output: {

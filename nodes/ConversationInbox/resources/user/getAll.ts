@@ -15,6 +15,5 @@ export const getAll = defineOperation({
 			'The API returns the whole list in one answer; Limit keeps the first ones. One item per user.',
 		),
 	],
-	rules: [],
 	output: { kind: 'list', list: { itemsPath: 'data.users', paging: { kind: 'whole' } } },
 });

@@ -1,16 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { id, integer, keyValueList, oneOf, url } from '../../../shared/checks';
 import {
 	HTTP_METHOD_OPTIONS,
 	TRANSFER_TYPE_OPTIONS,
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { additionalFields, toBody } from '../../helpers/fields';
+import { additionalFields, body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { AssumptionFailed, pick } from '../../helpers/output';
-import { bodyField, id, integer, keyValueList, oneOf, url } from '../../helpers/validation';
 import { WIRE } from '../../wireNames';
 
 const ECHOED = [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType];
@@ -44,11 +44,13 @@ export const create = defineOperation({
 	method: 'POST',
 	path: '/integration/webhook/create',
 	fields: [
-		integrationLocatorProperty({
-			description: 'The channel integration (messaging line) whose events call the webhook',
-			routing: toBody('integrationId'),
-		}),
-		{
+		body(
+			integrationLocatorProperty({
+				description: 'The channel integration (messaging line) whose events call the webhook',
+			}),
+			id({ required: true }),
+		),
+		body({
 			displayName: 'URL',
 			name: 'url',
 			type: 'string',
@@ -56,9 +58,8 @@ export const create = defineOperation({
 			default: '',
 			placeholder: 'e.g. https://example.com/hooks/inbox',
 			description: 'Absolute http(s) address the API calls for each event',
-			routing: toBody('url'),
-		},
-		{
+		}, url({ required: true })),
+		body({
 			displayName: 'Event Type',
 			name: 'type',
 			type: 'options',
@@ -66,9 +67,8 @@ export const create = defineOperation({
 			options: WEBHOOK_EVENT_OPTIONS,
 			default: 'MESSAGE_RECEIVED',
 			description: 'Which event calls the webhook',
-			routing: toBody(WIRE.webhookCreate.eventType),
-		},
-		{
+		}, oneOf(WEBHOOK_EVENT_OPTIONS, { required: true }), { key: WIRE.webhookCreate.eventType }),
+		body({
 			displayName: 'Method',
 			name: 'method',
 			type: 'options',
@@ -76,19 +76,17 @@ export const create = defineOperation({
 			options: HTTP_METHOD_OPTIONS,
 			default: 'POST',
 			description: 'HTTP method of the call',
-			routing: toBody(WIRE.webhookCreate.method),
-		},
+		}, oneOf(HTTP_METHOD_OPTIONS, { required: true }), { key: WIRE.webhookCreate.method }),
 		additionalFields([
-			{
+			body({
 				displayName: 'Delay Minutes',
 				name: 'delayMinutes',
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 0,
 				description: 'Minutes to wait after the event before calling (0 = at once)',
-				routing: toBody('delayMinutes'),
-			},
-			{
+			}, integer({ min: 0 })),
+			body({
 				displayName: 'Headers',
 				name: 'headers',
 				type: 'fixedCollection',
@@ -118,29 +116,16 @@ export const create = defineOperation({
 						],
 					},
 				],
-				routing: toBody('headers'),
-			},
-			{
+			}, keyValueList('header')),
+			body({
 				displayName: 'Transfer Type',
 				name: 'transferType',
 				type: 'options',
 				options: TRANSFER_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which transfers fire the webhook',
-				routing: toBody(WIRE.webhookCreate.transferType),
-			},
+			}, oneOf(TRANSFER_TYPE_OPTIONS), { key: WIRE.webhookCreate.transferType }),
 		]),
-	],
-	rules: [
-		id(bodyField('integrationId', 'Integration'), { required: true }),
-		url(bodyField('url', 'URL'), { required: true }),
-		oneOf(bodyField(WIRE.webhookCreate.eventType, 'Event Type'), WEBHOOK_EVENT_OPTIONS, {
-			required: true,
-		}),
-		oneOf(bodyField(WIRE.webhookCreate.method, 'Method'), HTTP_METHOD_OPTIONS, { required: true }),
-		integer(bodyField('delayMinutes', 'Delay Minutes'), { min: 0 }),
-		keyValueList(bodyField('headers', 'Headers'), 'header'),
-		oneOf(bodyField(WIRE.webhookCreate.transferType, 'Transfer Type'), TRANSFER_TYPE_OPTIONS),
 	],
 	assumedNames: [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType],
 	output: { kind: 'single', unwrap: createdWebhook },

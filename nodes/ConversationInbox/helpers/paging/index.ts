@@ -1,0 +1,171 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { describeValue, invalid } from '../../../shared/checks';
+import type { RuleContext } from '../prepare';
+import { subject } from '../prepare';
+import { walkCursor } from './cursor';
+import { walkOffset } from './offset';
+import type { SendPage } from './walk';
+import { elementsOf, Sink, Walk } from './walk';
+
+/**
+ * The list strategies of the API, each written once and parameterised per endpoint:
+ * - offset pages (offset.ts): tag contacts with a total, chats and messages without;
+ * - cursor pages (cursor.ts): templates;
+ * - the whole list in one call (integrations, users), the limit applied here.
+ *
+ * The paging parameter names are assumptions (the spec does not show them; wireNames.ts) and can be
+ * renamed per operation under Options. Every page goes through the one request path, which retries
+ * a page (429, or a 5xx/timeout/connection failure of a GET) with the very same offset or cursor: a
+ * retried page is neither skipped nor counted twice. Pages of one item share one retry gate, so a
+ * 429 on one page holds back the others. Output is always in the API's order. No walk sends more
+ * than MAX_PAGES_PER_WALK requests (walk.ts).
+ */
+
+/** A node parameter that sets how many pages are fetched at the same time. */
+export interface PageConcurrency {
+	/** parameter path, e.g. `options.concurrentPageRequests` */
+	parameter: string;
+	label: string;
+	default: number;
+	max: number;
+}
+
+export interface OffsetPaging {
+	kind: 'offset';
+	/** wire names of the offset and page-size query parameters */
+	offsetKey: string;
+	pageSizeKey: string;
+	maxPageSize: number;
+	/** where the total lives, when the endpoint gives one */
+	totalPath?: string;
+	/** the setting for concurrent page requests (else pages go one by one) */
+	concurrency?: PageConcurrency;
+	/** drop an element identical (as a whole) to one taken earlier in the same run */
+	dedupe?: boolean;
+}
+
+export interface CursorPaging {
+	kind: 'cursor';
+	pageSizeKey: string;
+	cursorKey: string;
+	maxPageSize: number;
+	/** where the next cursor and the has-next flag live */
+	cursorPath: string;
+	hasNextPath: string;
+}
+
+export interface WholeList {
+	kind: 'whole';
+}
+
+export type Paging = OffsetPaging | CursorPaging | WholeList;
+
+export interface ListSpec {
+	/** where the elements live, e.g. `data.contacts` */
+	itemsPath: string;
+	paging: Paging;
+	/**
+	 * Checks the elements against the query sent (e.g. a filter the elements show); throws
+	 * AssumptionFailed when the API evidently did not apply it.
+	 */
+	verify?: (elements: IDataObject[], query: IDataObject) => void;
+}
+
+/** The paging parameter names in force (the assumed ones, or the user's under Options). */
+export interface PagingNames {
+	offset: string;
+	pageSize: string;
+	cursor: string;
+}
+
+/** Options → … of a list operation, each renaming one paging parameter. */
+export const PAGING_NAME_OPTIONS = {
+	offset: { parameter: 'options.offsetParameter', label: 'Offset Parameter Name' },
+	pageSize: { parameter: 'options.pageSizeParameter', label: 'Page Size Parameter Name' },
+	cursor: { parameter: 'options.cursorParameter', label: 'Cursor Parameter Name' },
+} as const;
+
+/** The names a spec assumes: offset + page size, or cursor + page size. */
+export function assumedNames(paging: Paging): Partial<PagingNames> {
+	if (paging.kind === 'offset') return { offset: paging.offsetKey, pageSize: paging.pageSizeKey };
+	if (paging.kind === 'cursor') return { cursor: paging.cursorKey, pageSize: paging.pageSizeKey };
+	return {};
+}
+
+/** How one item's list is read: its settings, read and checked once before anything is sent. */
+export interface ListSettings {
+	/** undefined = Return All */
+	limit: number | undefined;
+	/** pages fetched at the same time; 1 = one after the other */
+	concurrency: number;
+	names: PagingNames;
+}
+
+/** A whole number from 1 to `max` (a string of digits from an expression too); else undefined. */
+function wholeNumber(value: unknown, max = Infinity): number | undefined {
+	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= max ? n : undefined;
+}
+
+/** Return All / Limit, the paging names and the concurrency; a bad value fails the item. */
+export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings {
+	const { fn } = ctx;
+	const returnAll = fn.getNodeParameter('returnAll', false) as unknown;
+	let limit: number | undefined;
+	if (returnAll !== true && returnAll !== 'true') {
+		const value = fn.getNodeParameter('limit', 50) as unknown;
+		limit = wholeNumber(value);
+		if (limit === undefined) {
+			throw invalid(subject(ctx, 'Limit'), 'must be a whole number of 1 or more', describeValue(value));
+		}
+	}
+	const { paging } = spec;
+	const assumed = assumedNames(paging);
+	const names: PagingNames = { offset: '', pageSize: '', cursor: '' };
+	for (const key of Object.keys(PAGING_NAME_OPTIONS) as Array<keyof PagingNames>) {
+		const { parameter, label } = PAGING_NAME_OPTIONS[key];
+		const value = paging.kind === 'whole' ? undefined : (fn.getNodeParameter(parameter, '') as unknown);
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+			names[key] = assumed[key] ?? '';
+		} else if (typeof value !== 'string' || /\s/.test(value.trim())) {
+			throw invalid(subject(ctx, label), 'must be a query parameter name without spaces', describeValue(value));
+		} else {
+			names[key] = value.trim();
+		}
+	}
+	let concurrency = 1;
+	const setting = paging.kind === 'offset' ? paging.concurrency : undefined;
+	if (setting) {
+		const value = fn.getNodeParameter(setting.parameter, setting.default) as unknown;
+		const chosen = value === undefined || value === null || value === '' ? setting.default : wholeNumber(value, setting.max);
+		if (chosen === undefined) {
+			throw invalid(subject(ctx, setting.label), `must be a whole number from 1 to ${setting.max}`, describeValue(value));
+		}
+		concurrency = chosen;
+	}
+	return { limit, concurrency, names };
+}
+
+function describeNames(paging: Paging, names: PagingNames): string {
+	if (paging.kind === 'cursor') return `"${names.cursor}" and "${names.pageSize}"`;
+	return `"${names.offset}" and "${names.pageSize}"`;
+}
+
+/** The elements of one item's list, in the API's order, at most `limit`. */
+export async function collect(
+	spec: ListSpec,
+	send: SendPage,
+	settings: ListSettings,
+	query: IDataObject,
+	signal?: AbortSignal,
+): Promise<IDataObject[]> {
+	const { paging } = spec;
+	const sink = new Sink(settings.limit, paging.kind === 'offset' && paging.dedupe === true);
+	const walk = new Walk(spec, settings.names, send, describeNames(paging, settings.names));
+	if (paging.kind === 'whole') sink.add(elementsOf(await send({}), spec.itemsPath));
+	else if (paging.kind === 'cursor') await walkCursor(paging, walk, sink);
+	else await walkOffset(paging, walk, sink, settings.concurrency, signal);
+	spec.verify?.(sink.results, query);
+	return sink.results;
+}

@@ -1,0 +1,120 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { AssumptionFailed, asItemJson, valueAt } from '../output';
+import type { ListSpec, PagingNames } from './index';
+
+/**
+ * What every walk shares: the output being built (`Sink`), the page budget and the check that a page
+ * does not repeat the previous one (`Walk`).
+ */
+
+/**
+ * Sends one page: the query values given override the prepared request's. `signal` ends the
+ * page's waits (shared Retry-After, backoff) when the walk is abandoned. Returns the body.
+ */
+export type SendPage = (query: IDataObject, signal?: AbortSignal) => Promise<IDataObject>;
+
+/** The last-resort cap of one walk: a walk that has not ended after this many pages is stopped. */
+export const MAX_PAGES_PER_WALK = 1000;
+
+/**
+ * A walk that cannot go on correctly: the API repeated a page or a cursor (it ignores a paging
+ * parameter), or the walk hit MAX_PAGES_PER_WALK. It becomes the item's error.
+ */
+export class PagingStopped extends AssumptionFailed {}
+
+/** A page's elements (a missing list is an empty one). */
+export function elementsOf(body: unknown, path: string): unknown[] {
+	const list = valueAt(body, path);
+	return Array.isArray(list) ? list : [];
+}
+
+/**
+ * The output being built: elements in order, at most `limit`. With `dedupe`, an element identical
+ * to one already taken (the WHOLE element, never one field of it) is a copy that a list changing
+ * while it is paged pushed across a page boundary, and is dropped: two contacts that share a phone
+ * number, or two LID-only contacts without one, are different elements and both stay.
+ */
+export class Sink {
+	readonly results: IDataObject[] = [];
+	private readonly seen: Set<string> | undefined;
+
+	constructor(
+		private readonly limit: number | undefined,
+		dedupe: boolean,
+	) {
+		this.seen = dedupe ? new Set() : undefined;
+	}
+
+	get full(): boolean {
+		return this.limit !== undefined && this.results.length >= this.limit;
+	}
+
+	/** Elements still wanted (Infinity with Return All). */
+	get missing(): number {
+		return this.limit === undefined ? Infinity : this.limit - this.results.length;
+	}
+
+	add(list: unknown[]): void {
+		const { results, seen } = this;
+		for (let i = 0; i < list.length && !this.full; i++) {
+			if (seen !== undefined) {
+				const key = JSON.stringify(list[i]);
+				if (seen.has(key)) continue;
+				seen.add(key);
+			}
+			results.push(asItemJson(list[i]));
+		}
+	}
+}
+
+/** Which paging parameter a repeated page points at, and the option that renames it. */
+export interface Suspect {
+	parameter: string;
+	option: string;
+}
+
+/**
+ * The page budget (MAX_PAGES_PER_WALK) and the repeat check. A page repeats when it is not empty and
+ * its elements equal the first elements of the previous page: an API that ignores the offset (or
+ * cursor) sends the start of the list again. Such a walk stops at the first repeated page, so at
+ * most one request is wasted.
+ */
+export class Walk {
+	private pages = 0;
+	private previous: string[] | undefined;
+
+	constructor(
+		readonly spec: ListSpec,
+		readonly names: PagingNames,
+		private readonly sendPage: SendPage,
+		private readonly describeNames: string,
+	) {}
+
+	async send(query: IDataObject, signal?: AbortSignal): Promise<IDataObject> {
+		if (++this.pages > MAX_PAGES_PER_WALK) {
+			throw new PagingStopped(
+				`The list did not end after ${MAX_PAGES_PER_WALK} pages`,
+				`The node stopped paging ${this.spec.itemsPath} after ${MAX_PAGES_PER_WALK} requests for one item, so that a list that never ends cannot flood the API. If the API really holds more, turn Return All off and set a Limit; if each page repeats data, the API may name the paging parameters differently from ${this.describeNames}: set them under Options.`,
+			);
+		}
+		return await this.sendPage(query, signal);
+	}
+
+	/** The page's elements after the repeat check; `where` names the page in the error. */
+	accept(body: unknown, where: string, suspect: Suspect): unknown[] {
+		const list = elementsOf(body, this.spec.itemsPath);
+		if (list.length === 0) return list;
+		const keys = list.map((element) => JSON.stringify(element));
+		const previous = this.previous;
+		this.previous = keys;
+		if (previous !== undefined && keys.every((key, i) => i >= previous.length || key === previous[i])) {
+			const { parameter, option } = suspect;
+			throw new PagingStopped(
+				`The API sent the same page again (${where}): it seems to ignore the query parameter "${parameter}"`,
+				`The node assumes the API pages with "${parameter}" (the spec does not name it). The API answered with the elements of the previous page, so paging on would repeat them for ever. Set the name the API uses under Options → ${option} and run again. The node stopped after this one repeated request; no output was produced for this item.`,
+			);
+		}
+		return list;
+	}
+}

@@ -1,0 +1,124 @@
+/**
+ * A bounded pool of promises, written once for the node (no library): runs `task(0)` …
+ * `task(count - 1)` with at most `concurrency` of them running at any moment, starting them in
+ * index order, and resolves with their results in index order (not in completion order).
+ *
+ * On the first failure the pool stops: no further task is started, the AbortSignal handed to every
+ * task fires (so a task waiting — for a shared Retry-After, a backoff — gives up instead of sending),
+ * and the pool waits until the tasks already running have settled before it rejects with THAT first
+ * error. Nothing is left running behind the caller's back, later errors are dropped (never
+ * unhandled), and no partial result escapes. An abort of `outer` (the execution was cancelled)
+ * reaches the tasks through the same signal.
+ */
+export type PoolTask<T> = (index: number, signal: AbortSignal) => Promise<T>;
+
+export async function runPool<T>(
+	count: number,
+	concurrency: number,
+	task: PoolTask<T>,
+	outer?: AbortSignal,
+): Promise<T[]> {
+	const results = new Array<T>(count);
+	if (count <= 0) return results;
+	const controller = new AbortController();
+	const { signal } = controller;
+	const forward = (): void => controller.abort(outer?.reason);
+	if (outer?.aborted) forward();
+	else outer?.addEventListener('abort', forward, { once: true });
+
+	let next = 0;
+	let failed = false;
+	let firstError: unknown;
+	const worker = async (): Promise<void> => {
+		while (!failed && !signal.aborted && next < count) {
+			const index = next++;
+			try {
+				results[index] = await task(index, signal);
+			} catch (error) {
+				if (!failed) {
+					failed = true;
+					firstError = error;
+					controller.abort(error);
+				}
+			}
+		}
+	};
+
+	const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, count));
+	const workers: Array<Promise<void>> = [];
+	for (let i = 0; i < width; i++) workers.push(worker());
+	try {
+		// Workers never reject: each catches its task's error above.
+		await Promise.all(workers);
+	} finally {
+		outer?.removeEventListener('abort', forward);
+	}
+	if (failed) throw firstError;
+	if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+	return results;
+}
+
+/**
+ * Pages fetched ahead, taken in order: `fetch(0)`, `fetch(1)`, … run at most `concurrency` at a
+ * time and never more than `concurrency` ahead of the first one not yet taken; `take(index, value)`
+ * gets each result in index order and returns false where the list ends, after which nothing new
+ * starts (so at most `concurrency - 1` fetches are wasted past the end). At most `count` fetches.
+ *
+ * A failed fetch fails the whole only when its turn comes (a fetch past the end that fails is
+ * ignored): then nothing new starts, the signal fires and the fetches still running are awaited
+ * before it rejects with that error. Never leaves anything running behind the caller's back.
+ */
+export async function fetchInOrder<T>(
+	count: number,
+	concurrency: number,
+	fetch: PoolTask<T>,
+	take: (index: number, value: T) => boolean,
+	outer?: AbortSignal,
+): Promise<void> {
+	const controller = new AbortController();
+	const { signal } = controller;
+	const forward = (): void => controller.abort(outer?.reason);
+	if (outer?.aborted) forward();
+	else outer?.addEventListener('abort', forward, { once: true });
+
+	const width = Math.max(1, Math.floor(concurrency) || 1);
+	const outcomes = new Map<number, { ok: true; value: T } | { ok: false; error: unknown }>();
+	const running = new Set<Promise<void>>();
+	let next = 0;
+	let taken = 0;
+	let settled: (() => void) | undefined;
+	const launch = (): void => {
+		while (!signal.aborted && next < count && next < taken + width) {
+			const index = next++;
+			const promise: Promise<void> = fetch(index, signal).then(
+				(value) => void outcomes.set(index, { ok: true, value }),
+				(error: unknown) => void outcomes.set(index, { ok: false, error }),
+			);
+			running.add(promise);
+			void promise.finally(() => {
+				running.delete(promise);
+				settled?.();
+			});
+		}
+	};
+	try {
+		launch();
+		while (taken < next) {
+			const outcome = outcomes.get(taken);
+			if (outcome === undefined) {
+				await new Promise<void>((resolve) => (settled = resolve));
+				continue;
+			}
+			outcomes.delete(taken);
+			if (!outcome.ok) throw outcome.error;
+			if (!take(taken++, outcome.value)) break;
+			launch();
+		}
+		if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+	} finally {
+		outer?.removeEventListener('abort', forward);
+		controller.abort();
+		// Workers never reject (each outcome is caught above); wait until nothing is left running.
+		while (running.size > 0) await Promise.all([...running]);
+	}
+}
