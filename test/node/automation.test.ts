@@ -38,19 +38,8 @@ describe('automation update (POST /automation/edit)', () => {
 		expect(request.path).toBe('/v2/automation/edit');
 		expect(request.query).toEqual({});
 		expect(request.headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
-		expect(request.body).toEqual({
-			automationTriggerId: DEMO.triggers.anyMessage.id,
-			name: 'Greet everybody',
-			description: 'Says hello to every message',
-			triggerType: 'RECEIVE_ANY_MESSAGE',
-			automationBotId: DEMO.bots.faq.id,
-			integrations: [DEMO.integrations.whatsapp.id, DEMO.integrations.official.id],
-			chatType: 'CONTACT',
-			inAttendance: true,
-			delayMinutes: 5,
-			transferType: 'AUTOMATION_AND_API',
-			moveToQueue: true,
-		});
+		// Each Update Field under its own name, with its value and type as given (no renames, no defaults).
+		expect(request.body).toEqual({ automationTriggerId: DEMO.triggers.anyMessage.id, ...updateFields });
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({
 			id: DEMO.triggers.anyMessage.id,

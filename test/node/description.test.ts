@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
@@ -5,11 +8,17 @@ import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import { WIRE } from '../../nodes/ConversationInbox/wireNames';
 import { DEMO } from '../sandbox';
 import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
+import { operationsOf } from '../helpers/operations';
+import { VALID } from '../reliability/operations';
 
 const description = new ConversationInbox().description;
 const ctx = useSandbox();
 
-/** DESIGN.md, "The node's public interface". */
+/**
+ * DESIGN.md, "The node's public interface": the one table in the tests that names every operation.
+ * The other tests iterate over the operations the description offers (test/helpers/operations.ts),
+ * which the first test below holds to this table.
+ */
 const CONTRACT: Array<[string, string, string, string]> = [
 	['tag', 'create', 'POST', '/tag/create'],
 	['tag', 'removeFromContact', 'POST', '/tag/remove-from-contact'],
@@ -33,11 +42,10 @@ const CONTRACT: Array<[string, string, string, string]> = [
 ];
 const LISTS = ['tag.getContacts', 'integration.getAll', 'template.getAll', 'chat.getAll', 'message.getAll', 'user.getAll'];
 
-function operationsOf(resource: string): INodePropertyOptions[] {
-	const selector = description.properties.find(
-		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
-	);
-	return (selector?.options ?? []) as INodePropertyOptions[];
+function optionOf(resource: string, operation: string): INodePropertyOptions {
+	const found = operationsOf(description).find((entry) => entry.resource === resource && entry.operation === operation);
+	if (!found) throw new Error(`no operation ${resource}.${operation}`);
+	return found.option;
 }
 
 function propertiesOf(resource: string, operation: string): INodeProperties[] {
@@ -46,6 +54,36 @@ function propertiesOf(resource: string, operation: string): INodeProperties[] {
 			p.displayOptions?.show?.resource?.includes(resource) &&
 			p.displayOptions?.show?.operation?.includes(operation),
 	);
+}
+
+/** Which endpoint each group of wireNames.ts names (its doc comment says the same). */
+const WIRE_ENDPOINTS: Record<keyof typeof WIRE, string> = {
+	tagContacts: 'GET /tag/list-contacts',
+	automationEdit: 'POST /automation/edit',
+	webhookCreate: 'POST /integration/webhook/create',
+	templateList: 'GET /provider-template/list',
+	groupInvite: 'GET /group/get-invite-url',
+	customFieldsRead: 'GET /inbox/get-custom-fields-from-chat',
+	chatList: 'GET /inbox/find-all-chats',
+	messageList: 'GET /inbox/find-messages-from-inbox',
+};
+
+/**
+ * The README's "Assumptions about the API" rows whose "Name we send" is a list of names:
+ * endpoint → names in order. (Its other rows describe a body shape or edit semantics.)
+ */
+function assumedWireNames(): Record<string, string[]> {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const section = readme.split('\n## Assumptions about the API\n')[1]?.split('\n## ')[0] ?? '';
+	const rows: Record<string, string[]> = {};
+	for (const line of section.split('\n')) {
+		const [, endpoint, , names] = line.split('|').map((cell) => cell.trim());
+		const route = /^`([A-Z]+ \/[^`]+)`$/.exec(endpoint ?? '');
+		if (!route || !/^`\w+`(, `\w+`)*$/.test(names ?? '')) continue;
+		expect(rows[route[1]]).toBeUndefined();
+		rows[route[1]] = names.split(', ').map((name) => name.slice(1, -1));
+	}
+	return rows;
 }
 
 describe('node description', () => {
@@ -75,22 +113,18 @@ describe('node description', () => {
 		expect(codex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 
-	test('exactly the 19 operations of DESIGN.md, each with its method and path', () => {
-		const actual = (
-			description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
-		).flatMap((resource) =>
-			operationsOf(String(resource.value)).map((op) => [
-				String(resource.value),
-				String(op.value),
-				op.routing?.request?.method,
-				op.routing?.request?.url,
-			]),
-		);
+	test('exactly the operations of DESIGN.md, each with its method and path', () => {
+		const actual = operationsOf(description).map(({ resource, operation, option }) => [
+			resource,
+			operation,
+			option.routing?.request?.method,
+			option.routing?.request?.url,
+		]);
 		expect(actual.sort()).toEqual([...CONTRACT].sort());
 	});
 
 	test.each(CONTRACT)('%s %s goes through the one executor (preSend, pagination function, capture)', (resource, operation) => {
-		const option = operationsOf(resource).find((op) => op.value === operation)!;
+		const option = optionOf(resource, operation);
 		expect(option.routing?.send?.paginate).toBe(true);
 		expect(option.routing?.send?.preSend).toHaveLength(1);
 		expect(typeof option.routing?.operations?.pagination).toBe('function');
@@ -129,31 +163,15 @@ describe('node description', () => {
 		}
 	});
 
-	test('the assumed wire names are the ones of DESIGN.md', () => {
-		expect(WIRE).toEqual({
-			tagContacts: { offset: 'offset', limit: 'limit' },
-			automationEdit: { chatType: 'chatType', transferType: 'transferType' },
-			webhookCreate: { method: 'method', eventType: 'type', transferType: 'transferType' },
-			templateList: {
-				integrationId: 'integrationId',
-				pageSize: 'limit',
-				cursor: 'after',
-				status: 'status',
-				search: 'search',
-			},
-			groupInvite: { integrationId: 'integrationId', groupJid: 'groupJid' },
-			customFieldsRead: { phoneNumber: 'phoneNumber' },
-			chatList: {
-				category: 'category',
-				offset: 'offset',
-				limit: 'limit',
-				integrationIds: 'integrationIds',
-				sectorIds: 'sectorIds',
-				attendantIds: 'attendantIds',
-				tagIds: 'tagIds',
-			},
-			messageList: { chatInternalId: 'chatInternalId', offset: 'offset', limit: 'limit' },
-		});
+	// The README's "Assumptions about the API" table states DESIGN.md's wire names; the module must
+	// send exactly those, endpoint by endpoint, in the table's order (no copy of the table here).
+	test('the assumed wire names are the ones of DESIGN.md, as the README lists them', () => {
+		const sent = Object.fromEntries(
+			Object.entries(WIRE).map(([group, names]) => [WIRE_ENDPOINTS[group as keyof typeof WIRE], Object.values(names)]),
+		);
+		const documented = assumedWireNames();
+		expect(Object.keys(documented)).toHaveLength(Object.keys(WIRE).length);
+		expect(sent).toEqual(documented);
 	});
 
 	test('every parameter that carries one API field has that field\'s name', () => {
@@ -168,12 +186,7 @@ describe('node description', () => {
 describe('escape hatch: extra query parameters and extra body fields, merged last', () => {
 	test('extra body fields replace node fields and add new ones', async () => {
 		const out = await runNode(ctx.sandbox, {
-			parameters: {
-				resource: 'tag',
-				operation: 'create',
-				name: 'Will be replaced',
-				options: { extraBodyFields: '{"name": "From JSON", "color": "#ABCDEF"}' },
-			},
+			parameters: { ...VALID.tagCreate, name: 'Will be replaced', options: { extraBodyFields: '{"name": "From JSON", "color": "#ABCDEF"}' } },
 		});
 		expect(onlyRequest(ctx.sandbox).body).toEqual({ name: 'From JSON', color: '#ABCDEF' });
 		expect(out[0].json).toMatchObject({ name: 'From JSON', color: '#ABCDEF' });

@@ -1,6 +1,7 @@
 /**
- * Valid parameters of all 19 operations (resource.operation), against the sandbox's seeded data.
+ * Valid parameters of every operation (resource.operation), against the sandbox's seeded data.
  * The bad-input table breaks one field of these; the security suite runs them under every fault.
+ * Both check that these cover every operation of the node's description (test/helpers/operations.ts).
  */
 import type { INodeParameters } from 'n8n-workflow';
 

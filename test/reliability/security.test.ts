@@ -16,10 +16,12 @@ import { randomUUID } from 'node:crypto';
 import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import { SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { useSandbox } from '../helpers/node-runner';
+import { operationKey, operationsOf } from '../helpers/operations';
 import { N8nWebhookEndpointStandIn, TRIGGER_TYPE, TriggerInstance } from '../helpers/trigger-harness';
 import type { Fault } from '../sandbox';
 import { DEMO } from '../sandbox';
@@ -33,7 +35,7 @@ const WRONG_TOKEN = 'tok_Wrong-Value-0000';
 const ctx = useSandbox({ token: TOKEN });
 
 const OPERATIONS = Object.values(VALID) as INodeParameters[];
-const key = (parameters: INodeParameters): string => `${parameters.resource}.${parameters.operation}`;
+const key = operationKey;
 
 interface FaultCase {
 	name: string;
@@ -62,7 +64,11 @@ const FAULT_CASES: FaultCase[] = [
 ];
 
 describe('the API token never appears in output items, error messages, descriptions or thrown objects', () => {
-	test.each(FAULT_CASES.map((c) => [c.name, c] as const))('%s: all 19 operations, with and without continueOnFail', async (_name, faultCase) => {
+	test('the runs below cover every operation of the node', () => {
+		expect(OPERATIONS.map(key).sort()).toEqual(operationsOf(new ConversationInbox().description).map(operationKey).sort());
+	});
+
+	test.each(FAULT_CASES.map((c) => [c.name, c] as const))('%s: every operation, with and without continueOnFail', async (_name, faultCase) => {
 		const { sandbox } = ctx;
 		if (faultCase.fault) sandbox.addFault(faultCase.fault);
 		const baseUrl = faultCase.closedPort ? `http://127.0.0.1:${await closedPort()}/v2` : undefined;
@@ -83,7 +89,7 @@ describe('the API token never appears in output items, error messages, descripti
 			}),
 		);
 		const results = await Promise.all(runs);
-		expect(results).toHaveLength(38);
+		expect(results).toHaveLength(2 * OPERATIONS.length);
 
 		for (const result of results) {
 			const dump = dumpEverything(result);

@@ -3,53 +3,27 @@
 
 export const ID_PATTERN = /^c[a-z0-9]{24}$/;
 
+// The API's enumerations as the spec lists them, one line each. Written out here, not imported
+// from the node: the sandbox stands in for the API, so it must not agree with the node by
+// construction. test/sandbox/__tests__/enums.test.ts fails when the node's lists
+// (nodes/shared/constants.ts) differ from these.
 export const CHAT_CATEGORIES = ['attendance', 'queue', 'groups', 'finalized', 'pinned'] as const;
-export type ChatCategory = (typeof CHAT_CATEGORIES)[number];
-
-export const TRIGGER_TYPES = [
-	'RECEIVE_ANY_MESSAGE',
-	'RECEIVE_FIRST_MESSAGE',
-	'RECEIVE_SPECIFIC_MESSAGE',
-	'ADD_TAG_TO_CONTACT',
-	'REMOVE_TAG_FROM_CONTACT',
-	'RECEIVE_WEBHOOK',
-	'SERVICE_CONTINUITY',
-] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-
+export const TRIGGER_TYPES = ['RECEIVE_ANY_MESSAGE', 'RECEIVE_FIRST_MESSAGE', 'RECEIVE_SPECIFIC_MESSAGE', 'ADD_TAG_TO_CONTACT', 'REMOVE_TAG_FROM_CONTACT', 'RECEIVE_WEBHOOK', 'SERVICE_CONTINUITY'] as const;
 export const CHAT_TYPES = ['CONTACT', 'GROUP', 'ALL'] as const;
-export type ChatType = (typeof CHAT_TYPES)[number];
-
 export const TRANSFER_TYPES = ['ALL', 'USER', 'AUTOMATION', 'API', 'AUTOMATION_AND_API'] as const;
-export type TransferType = (typeof TRANSFER_TYPES)[number];
-
 /** Who caused a message: the value a webhook's transferType filters on. */
 export const MESSAGE_TRANSFER_TYPES = ['USER', 'AUTOMATION', 'API'] as const;
-export type MessageTransferType = (typeof MESSAGE_TRANSFER_TYPES)[number];
-
 export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export const EVENT_TYPES = ['MESSAGE_SENT_AND_RECEIVED', 'MESSAGE_SENT', 'MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'MESSAGE_IN_SERVICE', 'CONNECTION_STATUS_UPDATE', 'SERVICE_CONTINUITY_VERIFICATION'] as const;
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'DISABLED', 'PAUSED', 'IN_APPEAL', 'PENDING_DELETION'] as const;
+
+export type ChatCategory = (typeof CHAT_CATEGORIES)[number];
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+export type ChatType = (typeof CHAT_TYPES)[number];
+export type TransferType = (typeof TRANSFER_TYPES)[number];
+export type MessageTransferType = (typeof MESSAGE_TRANSFER_TYPES)[number];
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
-
-export const EVENT_TYPES = [
-	'MESSAGE_SENT_AND_RECEIVED',
-	'MESSAGE_SENT',
-	'MESSAGE_RECEIVED',
-	'FIRST_MESSAGE_RECEIVED',
-	'MESSAGE_IN_SERVICE',
-	'CONNECTION_STATUS_UPDATE',
-	'SERVICE_CONTINUITY_VERIFICATION',
-] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-export const TEMPLATE_STATUSES = [
-	'APPROVED',
-	'PENDING',
-	'REJECTED',
-	'DISABLED',
-	'PAUSED',
-	'IN_APPEAL',
-	'PENDING_DELETION',
-] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
 export type Direction = 'inbound' | 'outbound';

@@ -10,11 +10,9 @@ import codex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import { WEBHOOK_EVENTS } from '../../nodes/shared/constants';
 import { validateIntegrationId } from '../../nodes/shared/integrationLocator';
-import type { InboxCredentials } from '../helpers/n8n-harness';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { TRIGGER_TYPE } from '../helpers/trigger-harness';
-import type { Sandbox } from './setup';
-import { DEMO, OFFICIAL, startTestSandbox, triggerParameters, WHATSAPP } from './setup';
+import { DEMO, OFFICIAL, testSandbox, triggerParameters, WHATSAPP } from './setup';
 
 const trigger = new ConversationInboxTrigger();
 const { description } = trigger;
@@ -145,23 +143,14 @@ describe('description', () => {
 });
 
 describe('searchIntegrations (From List)', () => {
-	let sandbox: Sandbox;
-	let credentials: InboxCredentials;
-
-	beforeAll(async () => {
-		({ sandbox, credentials } = await startTestSandbox());
-	});
-
-	afterAll(async () => {
-		await sandbox.close();
-	});
+	const env = testSandbox();
 
 	function context(apiToken: string = DEMO.token): LoadOptionsContext {
 		const { workflow, node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
 		return new LoadOptionsContext(
 			workflow,
 			node,
-			makeAdditionalData({ ...credentials, apiToken }),
+			makeAdditionalData({ ...env.credentials, apiToken }),
 			'parameters.integrationId',
 		);
 	}
@@ -170,11 +159,11 @@ describe('searchIntegrations (From List)', () => {
 		const result = await trigger.methods.listSearch.searchIntegrations.call(context());
 		const values = result.results.map((entry) => entry.value);
 		expect(values).toEqual(expect.arrayContaining([WHATSAPP, OFFICIAL, DEMO.integrations.disconnected.id]));
-		expect(result.results).toHaveLength(sandbox.state.integrations.size);
+		expect(result.results).toHaveLength(env.sandbox.state.integrations.size);
 		const names = result.results.map((entry) => entry.name);
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		expect(result.results.find((entry) => entry.value === WHATSAPP)?.name).toBe('Support WhatsApp (CONNECTED)');
-		expect(sandbox.requests.some((request) => request.path === '/v2/integration/list')).toBe(true);
+		expect(env.sandbox.requests.some((request) => request.path === '/v2/integration/list')).toBe(true);
 	});
 
 	test('filters by the typed text, case-insensitive, on name or id', async () => {

@@ -6,6 +6,8 @@
  */
 import { SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { TriggerInstance } from '../helpers/trigger-harness';
+import type { Delivery } from '../sandbox';
+import type { MessageTransferType } from '../sandbox/types';
 import {
 	activatedTrigger,
 	DEMO,
@@ -28,6 +30,17 @@ function secretOf(instance: TriggerInstance): string {
 /** Deliveries to this trigger's URL (earlier tests' registrations point at other URLs). */
 function to<T extends { url: string }>(instance: TriggerInstance, deliveries: T[]): T[] {
 	return deliveries.filter((delivery) => delivery.url.split('?')[0] === instance.webhookUrl());
+}
+
+/** A message to Alice on the WhatsApp line, sent by the API (or by `sender`): the deliveries it caused. */
+async function outboundToAlice(text: string, sender: MessageTransferType = 'API'): Promise<Delivery[]> {
+	return await fixture.sandbox.simulate.message({
+		integrationId: WHATSAPP,
+		phoneNumber: DEMO.contacts.alice.phoneNumber,
+		direction: 'outbound',
+		text,
+		transferType: sender,
+	});
 }
 
 /**
@@ -155,16 +168,7 @@ describe('sandbox deliveries to the trigger', () => {
 		);
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(
-			instance,
-			await fixture.sandbox.simulate.message({
-				integrationId: WHATSAPP,
-				phoneNumber: DEMO.contacts.alice.phoneNumber,
-				direction: 'outbound',
-				text: 'Seu pedido saiu para entrega',
-				transferType: 'API',
-			}),
-		);
+		const deliveries = to(instance, await outboundToAlice('Seu pedido saiu para entrega'));
 
 		const statuses = deliveries.map((delivery) => delivery.status).sort();
 		expect(statuses).toEqual([200, 401]);
@@ -179,16 +183,7 @@ describe('sandbox deliveries to the trigger', () => {
 		}
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(
-			instance,
-			await fixture.sandbox.simulate.message({
-				integrationId: WHATSAPP,
-				phoneNumber: DEMO.contacts.alice.phoneNumber,
-				direction: 'outbound',
-				text: 'Pedido confirmado',
-				transferType: 'API',
-			}),
-		);
+		const deliveries = to(instance, await outboundToAlice('Pedido confirmado'));
 
 		expect(deliveries.map((delivery) => delivery.method).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
@@ -218,20 +213,8 @@ describe('sandbox deliveries to the trigger', () => {
 		const executionsBefore = fixture.endpoint.executions.length;
 
 		// An API-sent message does not pass the USER filter; a USER one arrives after the delay.
-		await fixture.sandbox.simulate.message({
-			integrationId: WHATSAPP,
-			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			direction: 'outbound',
-			text: 'by the API',
-			transferType: 'API',
-		});
-		const immediate = await fixture.sandbox.simulate.message({
-			integrationId: WHATSAPP,
-			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			direction: 'outbound',
-			text: 'by an attendant',
-			transferType: 'USER',
-		});
+		await outboundToAlice('by the API');
+		const immediate = await outboundToAlice('by an attendant', 'USER');
 		expect(to(instance, immediate)).toHaveLength(0);
 		await fixture.endpoint.waitUntil(() => fixture.endpoint.executions.length >= executionsBefore + 1, 5000);
 		const executions = fixture.endpoint.executions.slice(executionsBefore);

@@ -14,16 +14,14 @@ import {
 	SECRET_HEADER,
 } from '../../nodes/ConversationInboxTrigger/registrations';
 import { startSandbox } from '../sandbox';
-import type { InboxCredentials } from '../helpers/n8n-harness';
 import { TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
-import type { Sandbox } from './setup';
 import {
 	DEMO,
 	derivedSecretFor,
 	headerOf,
 	OFFICIAL,
-	startTestSandbox,
+	testSandbox,
 	triggerParameters,
 	UNKNOWN_INTEGRATION,
 	webhooksFor,
@@ -33,22 +31,13 @@ import {
 const N8N_WEBHOOK_BASE = 'http://127.0.0.1:5678/webhook';
 const N8N_WEBHOOK_TEST_BASE = 'http://127.0.0.1:5678/webhook-test';
 
-let sandbox: Sandbox;
-let credentials: InboxCredentials;
-
-beforeAll(async () => {
-	({ sandbox, credentials } = await startTestSandbox());
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const env = testSandbox();
 
 /** A trigger in a workflow of its own (its own webhookId, so its own URL). */
 function trigger(parameters: TriggerSetup['parameters'], extra: Partial<TriggerSetup> = {}): TriggerInstance {
 	return new TriggerInstance({
 		parameters,
-		credentials,
+		credentials: env.credentials,
 		webhookBaseUrl: N8N_WEBHOOK_BASE,
 		webhookTestBaseUrl: N8N_WEBHOOK_TEST_BASE,
 		webhookId: randomUUID(),
@@ -98,7 +87,7 @@ describe('activation (create)', () => {
 		expect(state.secret).toBeUndefined();
 		expect(state.version).toBe(2);
 
-		const webhooks = webhooksFor(sandbox, url);
+		const webhooks = webhooksFor(env.sandbox, url);
 		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']);
 		for (const webhook of webhooks) {
 			expect(webhook).toMatchObject({
@@ -144,8 +133,8 @@ describe('activation (create)', () => {
 		const second = trigger(triggerParameters());
 		await first.activate();
 		await second.activate();
-		const [one] = webhooksFor(sandbox, first.webhookUrl());
-		const [two] = webhooksFor(sandbox, second.webhookUrl());
+		const [one] = webhooksFor(env.sandbox, first.webhookUrl());
+		const [two] = webhooksFor(env.sandbox, second.webhookUrl());
 		const secrets = [headerOf(one, SECRET_HEADER)!, headerOf(two, SECRET_HEADER)!];
 		expect(secrets).toEqual([derivedSecretFor(first.node.webhookId!), derivedSecretFor(second.node.webhookId!)]);
 		expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
@@ -162,7 +151,7 @@ describe('activation (create)', () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), { webhookId: null });
 		await instance.activate();
 		expect(instance.webhookUrl()).toBe(`${N8N_WEBHOOK_BASE}/wf-test/conversation%20inbox%20trigger/webhook`);
-		const [registration] = webhooksFor(sandbox, instance.webhookUrl());
+		const [registration] = webhooksFor(env.sandbox, instance.webhookUrl());
 		const expected = createHmac('sha256', DEMO.token)
 			.update('n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nworkflow:wf-test\nnode:Conversation Inbox Trigger')
 			.digest('hex');
@@ -181,16 +170,16 @@ describe('activation (create)', () => {
 	test('listening for a test event registers for the test URL once across the five method entries, with the same secret', async () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		await instance.activate();
-		const secret = headerOf(webhooksFor(sandbox, instance.webhookUrl())[0], SECRET_HEADER);
+		const secret = headerOf(webhooksFor(env.sandbox, instance.webhookUrl())[0], SECRET_HEADER);
 		expect(secret).toBe(derivedSecretFor(instance.node.webhookId!));
 		const calls = await instance.activate({ isTest: true });
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
 		const testUrl = instance.webhookUrl(true);
 		expect(testUrl).toBe(`${N8N_WEBHOOK_TEST_BASE}/${instance.node.webhookId}/webhook`);
-		const testWebhooks = webhooksFor(sandbox, testUrl);
+		const testWebhooks = webhooksFor(env.sandbox, testUrl);
 		expect(testWebhooks).toHaveLength(1);
 		expect(headerOf(testWebhooks[0], SECRET_HEADER)).toBe(secret);
-		expect(webhooksFor(sandbox, instance.webhookUrl())).toHaveLength(1);
+		expect(webhooksFor(env.sandbox, instance.webhookUrl())).toHaveLength(1);
 	});
 });
 
@@ -200,7 +189,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await instance.activate();
 		const before = stored(instance);
 		const url = instance.webhookUrl();
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 
 		const calls = await instance.deactivate();
 
@@ -210,8 +199,8 @@ describe('deactivation (delete) and re-activation', () => {
 		expect(after.secret).toBe(before.secret);
 		expect(after.registrations).toEqual(before.registrations);
 		expect(after.lastDeactivatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
-		expect(webhooksFor(sandbox, url)).toHaveLength(2);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(env.sandbox, url)).toHaveLength(2);
 	});
 
 	test('delete does not throw on empty or damaged static data', async () => {
@@ -230,7 +219,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await first.deactivate();
 		const saved = first.persistedStaticData();
 		const url = first.webhookUrl();
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 
 		// n8n loads the workflow again from the database: a new Workflow with the saved static data.
 		const again = trigger(parameters, { staticData: saved, webhookId: first.node.webhookId });
@@ -238,8 +227,8 @@ describe('deactivation (delete) and re-activation', () => {
 		const calls = await again.activate();
 
 		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
-		expect(webhooksFor(sandbox, url)).toHaveLength(2);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(env.sandbox, url)).toHaveLength(2);
 		expect(stored(again).registrations).toEqual(stored(first).registrations);
 	});
 
@@ -248,7 +237,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await first.activate();
 		await first.deactivate();
 		const url = first.webhookUrl();
-		const [original] = webhooksFor(sandbox, url);
+		const [original] = webhooksFor(env.sandbox, url);
 
 		const changed = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }), {
 			staticData: first.persistedStaticData(),
@@ -257,7 +246,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const calls = await changed.activate();
 
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
-		const webhooks = webhooksFor(sandbox, url);
+		const webhooks = webhooksFor(env.sandbox, url);
 		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT']);
 		expect(webhooks[0].id).toBe(original.id);
 		expect(headerOf(webhooks[1], SECRET_HEADER)).toBe(headerOf(original, SECRET_HEADER));
@@ -267,14 +256,14 @@ describe('deactivation (delete) and re-activation', () => {
 	test('removing an event registers nothing (the remaining registration is reused)', async () => {
 		const first = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }));
 		await first.activate();
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 		const narrowed = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), {
 			staticData: first.persistedStaticData(),
 			webhookId: first.node.webhookId,
 		});
 		expect(await narrowed.runHook('checkExists')).toBe(true);
 		await narrowed.activate();
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
 	});
 
 	test('changing transfer type, delay, integration or extra headers registers new webhooks; switching back reuses the old ones', async () => {
@@ -297,7 +286,7 @@ describe('deactivation (delete) and re-activation', () => {
 			await instance.activate();
 			saved = instance.persistedStaticData();
 		}
-		const webhooks = webhooksFor(sandbox, url);
+		const webhooks = webhooksFor(env.sandbox, url);
 		expect(webhooks).toHaveLength(5);
 		expect(webhooks.map((webhook) => [webhook.transferType, webhook.delayMinutes, webhook.integrationId])).toEqual([
 			['ALL', 0, WHATSAPP],
@@ -311,7 +300,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const back = trigger(triggerParameters({ ...base, transferType: 'ALL' }), { staticData: saved, webhookId });
 		expect(await back.runHook('checkExists')).toBe(true);
 		await back.activate();
-		expect(webhooksFor(sandbox, url)).toHaveLength(5);
+		expect(webhooksFor(env.sandbox, url)).toHaveLength(5);
 	});
 
 	test('registrations made under another API token are not reused: re-activation registers again with the new secret', async () => {
@@ -347,7 +336,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const url = instance.webhookUrl();
 		const legacySecret = 'a1'.repeat(32);
 		// What version 1 registered and stored: the random secret, registrations without a tag.
-		const legacy = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+		const legacy = await fetch(`${env.credentials.baseUrl}/integration/webhook/create`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
 			body: JSON.stringify({
@@ -372,7 +361,7 @@ describe('deactivation (delete) and re-activation', () => {
 			},
 		};
 		const upgraded = trigger(parameters, { staticData, webhookId: instance.node.webhookId });
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 		expect(await upgraded.runHook('checkExists')).toBe(true);
 
 		// Adding an event registers only that one, with the derived secret; the old secret stays.
@@ -382,8 +371,8 @@ describe('deactivation (delete) and re-activation', () => {
 		});
 		const calls = await widened.activate();
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
-		expect(sandbox.state.webhooks.size).toBe(countBefore + 1);
-		const added = webhooksFor(sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore + 1);
+		const added = webhooksFor(env.sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
 		expect(headerOf(added, SECRET_HEADER)).toBe(derivedSecretFor(instance.node.webhookId!));
 		expect(stored(widened)).toMatchObject({ version: 2, secret: legacySecret });
 		expect(stored(widened).registrations?.map((registration) => registration.secretTag === undefined)).toEqual([true, false]);
@@ -394,7 +383,7 @@ describe('activation errors', () => {
 	test('an unknown integration surfaces as the shared NodeApiError with HTTP 404 and the API message; nothing is recorded', async () => {
 		const instance = trigger(triggerParameters({ integrationId: UNKNOWN_INTEGRATION, integrationMode: 'id' }));
 		// What the API itself answers to this registration.
-		const direct = await fetch(`${credentials.baseUrl}/integration/webhook/create`, {
+		const direct = await fetch(`${env.credentials.baseUrl}/integration/webhook/create`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
 			body: JSON.stringify({
@@ -409,7 +398,7 @@ describe('activation errors', () => {
 		});
 		expect(direct.status).toBe(404);
 		const apiMessage = ((await direct.json()) as { message: string }).message;
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 
 		const error = await instance.activate().then(
 			() => undefined,
@@ -422,20 +411,20 @@ describe('activation errors', () => {
 		expect(apiError.message).toContain(apiMessage);
 		expect(apiError.message).toContain('HTTP 404');
 		expect(JSON.stringify(apiError)).not.toContain(DEMO.token);
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
 		expect(stored(instance).registrations).toEqual([]);
 	});
 
 	test('an integration ID that breaks the ID rule fails with a NodeOperationError before any request', async () => {
 		const instance = trigger(triggerParameters({ integrationId: 'not-an-id', integrationMode: 'id' }));
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 		await expect(instance.activate()).rejects.toThrow(NodeOperationError);
 		await expect(instance.activate()).rejects.toThrow(/Integration: "not-an-id" must be an ID/);
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
 	});
 
 	test('no selected event, a negative delay, or a reserved header name fail before any request', async () => {
-		const countBefore = sandbox.state.webhooks.size;
+		const countBefore = env.sandbox.state.webhooks.size;
 		await expect(trigger(triggerParameters({ events: [] })).activate()).rejects.toThrow(
 			/Events: select at least one event/,
 		);
@@ -448,6 +437,6 @@ describe('activation errors', () => {
 		await expect(
 			trigger(triggerParameters({ extraHeaders: [{ key: 'bad header', value: '1' }] })).activate(),
 		).rejects.toThrow(/not a valid HTTP header name/);
-		expect(sandbox.state.webhooks.size).toBe(countBefore);
+		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
 	});
 });

@@ -26,6 +26,29 @@ export async function startTestSandbox(): Promise<{ sandbox: Sandbox; credential
 	return { sandbox, credentials: { baseUrl: sandbox.baseUrl, apiToken: DEMO.token } };
 }
 
+/** A sandbox for the tests of one file or describe block: started before them, closed after them. */
+export function testSandbox(): { readonly sandbox: Sandbox; readonly credentials: InboxCredentials } {
+	let started: { sandbox: Sandbox; credentials: InboxCredentials } | undefined;
+	beforeAll(async () => {
+		started = await startTestSandbox();
+	});
+	afterAll(async () => {
+		await started?.sandbox.close();
+	});
+	const get = (): { sandbox: Sandbox; credentials: InboxCredentials } => {
+		if (!started) throw new Error('sandbox not started');
+		return started;
+	};
+	return {
+		get sandbox() {
+			return get().sandbox;
+		},
+		get credentials() {
+			return get().credentials;
+		},
+	};
+}
+
 export interface TriggerParameterInput {
 	integrationId?: string;
 	integrationMode?: 'list' | 'id';

@@ -2,7 +2,9 @@
  * What every e2e suite shares for one n8n version: the sandbox API (in this process, on a free
  * port), n8n with our package (started once per test file), and helpers to run workflows.
  */
-import type { Sandbox } from '../../sandbox';
+import { randomUUID } from 'node:crypto';
+
+import type { Sandbox, Webhook } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { processGroupMembers } from './n8n-process';
 import { HttpError, type Execution, type N8nClient, type WebhookResponse, type WorkflowDefinition, type WorkflowRecord } from './n8n-client';
@@ -125,4 +127,60 @@ export async function waitForTriggerActivation(ctx: E2EContext, workflowId: stri
 		await sleep(200);
 	}
 	throw new Error(`activation of workflow ${workflowId} did not finish within ${timeoutMs} ms (${last})\n--- n8n log ---\n${ctx.stack.n8n.logTail(40)}`);
+}
+
+/** A trigger workflow that the tests of one describe block share (see triggerWorkflowFixture). */
+export interface TriggerWorkflowFixture {
+	readonly webhookId: string;
+	readonly workflow: WorkflowRecord;
+	/** n8n's production URL of the trigger: where the platform delivers */
+	readonly productionUrl: string;
+	/** executions the tests have already looked at */
+	readonly known: Set<string>;
+	/** the platform's registrations for the production URL */
+	registrations(): Webhook[];
+	/** waits until an activation has finished (waitForTriggerActivation, every registration) */
+	waitUntilLive(): Promise<void>;
+}
+
+/**
+ * Creates a trigger workflow before the tests of the calling describe block (after resetting the
+ * sandbox) and deactivates it after them. The tests activate it themselves: activation is what
+ * they check. `webhookBase` is where n8n serves production webhooks (n8n itself, or in queue mode
+ * the webhook processor); `registrations` is how many webhooks an activation registers.
+ */
+export function triggerWorkflowFixture<C extends E2EContext>(
+	ctx: () => C,
+	setup: { definition: (c: C, webhookId: string) => WorkflowDefinition; webhookBase: (c: C) => string; node: string; registrations: number },
+): TriggerWorkflowFixture {
+	const webhookId = randomUUID();
+	const known = new Set<string>();
+	let workflow: WorkflowRecord | undefined;
+	let productionUrl = '';
+
+	beforeAll(async () => {
+		const c = ctx();
+		c.sandbox.reset();
+		productionUrl = `${setup.webhookBase(c)}/webhook/${webhookId}/webhook`;
+		workflow = await c.client.createWorkflow(setup.definition(c, webhookId));
+	});
+
+	afterAll(async () => {
+		if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+	});
+
+	const fixture: TriggerWorkflowFixture = {
+		webhookId,
+		known,
+		get workflow(): WorkflowRecord {
+			if (!workflow) throw new Error('the trigger workflow was not created (see the beforeAll error)');
+			return workflow;
+		},
+		get productionUrl(): string {
+			return productionUrl;
+		},
+		registrations: () => [...ctx().sandbox.state.webhooks.values()].filter((w) => w.url === productionUrl),
+		waitUntilLive: async () => await waitForTriggerActivation(ctx(), fixture.workflow.id, setup.node, productionUrl, setup.registrations),
+	};
+	return fixture;
 }

@@ -8,12 +8,10 @@
  * Order matters: the resource workflows reset the sandbox before each test; the trigger's tests
  * come after them and never reset it (a reset would wipe the registrations n8n keeps trusting).
  */
-import { randomUUID } from 'node:crypto';
-
 import { DEMO, startSandbox } from '../../sandbox';
-import type { Delivery, Sandbox, Webhook } from '../../sandbox';
-import { importAndActivate, waitForTriggerActivation, webhookPathOf, type E2EContext } from '../harness/context';
-import { nodeJson, type Execution, type ExecutionSummary, type WorkflowRecord } from '../harness/n8n-client';
+import type { Delivery, Sandbox } from '../../sandbox';
+import { importAndActivate, triggerWorkflowFixture, webhookPathOf, type E2EContext } from '../harness/context';
+import { nodeJson, type Execution, type ExecutionSummary } from '../harness/n8n-client';
 import { processGroupMembers } from '../harness/n8n-process';
 import type { PackedPackage } from '../harness/package';
 import { N8N_VERSIONS, selectedMajors, type N8nInstall } from '../harness/provision';
@@ -210,11 +208,14 @@ export function describeQueue(): void {
 		});
 
 		describe('the trigger', () => {
-			const webhookId = randomUUID();
-			let workflow: WorkflowRecord;
-			let productionUrl: string;
-			const known = new Set<string>();
-			const registrations = (): Webhook[] => [...ctx().sandbox.state.webhooks.values()].filter((w) => w.url === productionUrl);
+			// Its creation is the last reset: from here on the sandbox keeps the registrations.
+			const fixture = triggerWorkflowFixture(ctx, {
+				definition: (c, webhookId) => triggerWorkflow(c, webhookId),
+				webhookBase: (c) => c.queue.webhookUrl,
+				node: TRIGGER,
+				registrations: EVENTS.length,
+			});
+			const { known, registrations, waitUntilLive, webhookId } = fixture;
 			const creates = (): number => ctx().sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create').length;
 
 			/**
@@ -226,7 +227,7 @@ export function describeQueue(): void {
 				const fresh = await until(
 					`${count} new finished executions of the trigger workflow`,
 					async () => {
-						const list = (await c.client.listExecutions(workflow.id)).filter((e) => !known.has(e.id));
+						const list = (await c.client.listExecutions(fixture.workflow.id)).filter((e) => !known.has(e.id));
 						return list.length >= count && list.every((e) => FINISHED.includes(e.status)) ? list : undefined;
 					},
 					timeoutMs,
@@ -238,7 +239,7 @@ export function describeQueue(): void {
 
 			/** Executions left by an earlier test (e.g. one that failed half-way) are not this test's. */
 			async function forgetEarlierExecutions(): Promise<void> {
-				for (const id of await ctx().client.executionIds(workflow.id)) known.add(id);
+				for (const id of await ctx().client.executionIds(fixture.workflow.id)) known.add(id);
 			}
 
 			/** `count` inbound messages from the (known) contact, `BURST_CONCURRENCY` at a time, through the sandbox's webhook delivery. */
@@ -248,36 +249,24 @@ export function describeQueue(): void {
 				);
 			}
 
-			beforeAll(async () => {
-				const c = ctx();
-				// The last reset: from here on the sandbox keeps the registrations.
-				c.sandbox.reset();
-				productionUrl = `${c.queue.webhookUrl}/webhook/${webhookId}/webhook`;
-				workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId));
-			});
-
-			afterAll(async () => {
-				if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
-			});
-
 			test('activation on main registers exactly one webhook per event, at the webhook processor’s URL', async () => {
 				const c = ctx();
-				await c.client.activate(workflow.id);
-				await waitForTriggerActivation(c, workflow.id, TRIGGER, productionUrl, EVENTS.length);
+				await c.client.activate(fixture.workflow.id);
+				await waitUntilLive();
 				expect(registrations().map((h) => h.type).sort()).toEqual([...EVENTS].sort());
 				expect(c.sandbox.state.webhooks.size).toBe(EVENTS.length);
 				expect(creates()).toBe(EVENTS.length);
 				// Main serves no production webhook (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
 				expect((await c.client.raw('POST', `${c.queue.main.url}/webhook/${webhookId}/webhook`, { body: {} })).status).not.toBe(200);
-				for (const id of await c.client.executionIds(workflow.id)) known.add(id);
+				for (const id of await c.client.executionIds(fixture.workflow.id)) known.add(id);
 			});
 
 			test('an inbound message from a new contact, delivered to the webhook processor, gives two executions on a worker', async () => {
 				const c = ctx();
 				const deliveries = await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: CONTACT.phoneNumber, name: CONTACT.name, direction: 'inbound', text: 'Hello from the queue' });
 				expect(deliveries.map((d) => [d.event, d.url, d.status]).sort()).toEqual([
-					['FIRST_MESSAGE_RECEIVED', productionUrl, 200],
-					['MESSAGE_RECEIVED', productionUrl, 200],
+					['FIRST_MESSAGE_RECEIVED', fixture.productionUrl, 200],
+					['MESSAGE_RECEIVED', fixture.productionUrl, 200],
 				]);
 				const executions = await newExecutions(2);
 				expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
@@ -290,8 +279,8 @@ export function describeQueue(): void {
 			test('a forged delivery gets 401 from the webhook processor and starts nothing', async () => {
 				const c = ctx();
 				const body = { event: 'MESSAGE_RECEIVED', integrationId: DEMO.integrations.whatsapp.id, data: { message: { text: 'forged' } } };
-				const noSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED' } });
-				const wrongSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'f'.repeat(64) } });
+				const noSecret = await c.client.raw('POST', fixture.productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED' } });
+				const wrongSecret = await c.client.raw('POST', fixture.productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'f'.repeat(64) } });
 				expect([noSecret.status, wrongSecret.status]).toEqual([401, 401]);
 				// A genuine delivery after the forged ones: exactly one new execution, the genuine one.
 				await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: CONTACT.phoneNumber, direction: 'inbound', text: 'genuine' });
@@ -331,7 +320,7 @@ export function describeQueue(): void {
 				const executions = await newExecutions(1);
 				expect(executions.map(messageText)).toEqual(['after restart']);
 				// By now main is up and has done whatever it does with active workflows at start.
-				expect((await c.client.getWorkflow(workflow.id)).active).toBe(true);
+				expect((await c.client.getWorkflow(fixture.workflow.id)).active).toBe(true);
 				expect(registrations().map((h) => h.id).sort()).toEqual(before);
 				expect(creates()).toBe(createsBefore);
 				const webhookRequests = c.sandbox.requests.filter((r) => r.path.startsWith('/v2/integration/webhook')).length - webhookRequestsBefore;
@@ -357,7 +346,7 @@ export function describeQueue(): void {
 				const settled = await until(
 					'every new execution finished or crashed',
 					async () => {
-						const fresh = (await c.client.listExecutions(workflow.id)).filter((e) => !known.has(e.id));
+						const fresh = (await c.client.listExecutions(fixture.workflow.id)).filter((e) => !known.has(e.id));
 						return fresh.length >= accepted.length && fresh.every((e) => FINISHED.includes(e.status)) ? fresh : undefined;
 					},
 					120_000,

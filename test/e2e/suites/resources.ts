@@ -1,8 +1,11 @@
 /**
- * Every operation of the action node (19), run by n8n in a production execution against the
+ * Every operation of the action node, run by n8n in a production execution against the
  * sandbox: one workflow per resource, Webhook → operation → operation → …, every step once.
- * The assertions read what each node output from the saved execution, and what the sandbox saw.
+ * The assertions read what each node output from the saved execution, and what the sandbox saw;
+ * the last test checks that the chains ran every operation the node's description offers.
  */
+import { ConversationInbox } from '../../../nodes/ConversationInbox/ConversationInbox.node';
+import { operationKey, operationsOf } from '../../helpers/operations';
 import { DEMO } from '../../sandbox';
 import type { RecordedRequest } from '../../sandbox';
 import { importAndActivate, runWebhookWorkflow, type E2EContext, type WorkflowRun } from '../harness/context';
@@ -29,9 +32,17 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 	describe('every operation through n8n', () => {
 		beforeEach(() => ctx().sandbox.reset());
 
+		// The operations the chains below ran (action-node steps of runs that finished).
+		const ran = new Set<string>();
+		const chain = async (c: E2EContext, resource: string, steps: Step[], body?: unknown): Promise<WorkflowRun> => {
+			const run = await runChain(c, resource, steps, body);
+			for (const step of steps) if (step.type === undefined) ran.add(operationKey(step.parameters));
+			return run;
+		};
+
 		test('tag: create, remove from contact, get contacts (Return All across pages, and Limit); a 409 becomes an error item under continueOnFail', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(
+			const { execution } = await chain(
 				ctx(),
 				'tag',
 				[
@@ -87,7 +98,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		test('automation: update, delete, stop in chat', async () => {
 			const { sandbox } = ctx();
 			expect(sandbox.state.chats.get(DEMO.chats.botFlow.id)?.automations.length).toBeGreaterThan(0);
-			const { execution } = await runChain(ctx(), 'automation', [
+			const { execution } = await chain(ctx(), 'automation', [
 				{
 					name: 'Update',
 					parameters: {
@@ -128,7 +139,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('bot integration: create', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(ctx(), 'botIntegration', [
+			const { execution } = await chain(ctx(), 'botIntegration', [
 				{ name: 'Create bot', parameters: { resource: 'botIntegration', operation: 'create', name: 'Sales bot', url: 'https://bots.example.com/api/v1/bots/sales' } },
 			]);
 			const [bot] = nodeJson(execution, 'Create bot');
@@ -138,7 +149,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('integration: get many, validate phone numbers (4 items in, 4 out, two error items), disconnect, delete', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(
+			const { execution } = await chain(
 				ctx(),
 				'integration',
 				[
@@ -185,7 +196,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('webhook: create', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(ctx(), 'webhook', [
+			const { execution } = await chain(ctx(), 'webhook', [
 				{
 					name: 'Create webhook',
 					parameters: {
@@ -216,7 +227,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		test('template: get many, Return All following the cursor across pages', async () => {
 			const { sandbox } = ctx();
 			sandbox.reset({ templates: 600 });
-			const { execution } = await runChain(ctx(), 'template', [
+			const { execution } = await chain(ctx(), 'template', [
 				{ name: 'All templates', parameters: { resource: 'template', operation: 'getAll', integrationId: DEMO.templates.integrationId, returnAll: true } },
 				{ name: 'Approved, 10', parameters: { resource: 'template', operation: 'getAll', integrationId: DEMO.templates.integrationId, limit: 10, filters: { status: 'APPROVED' } } },
 			]);
@@ -235,7 +246,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		});
 
 		test('group: get invite URL', async () => {
-			const { execution } = await runChain(ctx(), 'group', [
+			const { execution } = await chain(ctx(), 'group', [
 				{ name: 'Invite URL', parameters: { resource: 'group', operation: 'getInviteUrl', integrationId: DEMO.group.integrationId, groupJid: DEMO.group.jid } },
 			]);
 			expect(nodeJson(execution, 'Invite URL')).toEqual([{ inviteUrl: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\/\w+$/) }]);
@@ -243,7 +254,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('custom field: create or update (a value mapped from the item keeps its text), then get', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(
+			const { execution } = await chain(
 				ctx(),
 				'customField',
 				[
@@ -276,7 +287,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('chat: get many (Return All, and a category with Limit)', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(ctx(), 'chat', [
+			const { execution } = await chain(ctx(), 'chat', [
 				{ name: 'Attendance', parameters: { resource: 'chat', operation: 'getAll', returnAll: true } },
 				{ name: 'Queue, 2', parameters: { resource: 'chat', operation: 'getAll', category: 'queue', limit: 2 } },
 			]);
@@ -290,7 +301,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 
 		test('message: get many of a chat', async () => {
 			const { sandbox } = ctx();
-			const { execution } = await runChain(ctx(), 'message', [
+			const { execution } = await chain(ctx(), 'message', [
 				{ name: 'Messages', parameters: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, returnAll: true } },
 			]);
 			const messages = sandbox.state.chats.get(DEMO.chats.alice.id)!.messages;
@@ -300,8 +311,12 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		});
 
 		test('user: get many', async () => {
-			const { execution } = await runChain(ctx(), 'user', [{ name: 'Users', parameters: { resource: 'user', operation: 'getAll', returnAll: true } }]);
+			const { execution } = await chain(ctx(), 'user', [{ name: 'Users', parameters: { resource: 'user', operation: 'getAll', returnAll: true } }]);
 			expect(nodeJson(execution, 'Users').map((u) => u.id)).toEqual([DEMO.users.ana.id, DEMO.users.bruno.id, DEMO.users.carla.id]);
+		});
+
+		test('the chains above ran every operation of the action node', () => {
+			expect([...ran].sort()).toEqual(operationsOf(new ConversationInbox().description).map(operationKey).sort());
 		});
 	});
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { DEMO } from '../../sandbox';
 import type { Delivery, Sandbox, Webhook } from '../../sandbox';
-import { waitForTriggerActivation, type E2EContext } from '../harness/context';
+import { triggerWorkflowFixture, waitForTriggerActivation, type E2EContext } from '../harness/context';
 import { nodeJson, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
 import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
 
@@ -72,42 +72,30 @@ function deliverOnRegistration(sandbox: Sandbox, url: string, deliver: () => Pro
 
 export function triggerSuite(ctx: () => E2EContext): void {
 	describe('the trigger', () => {
-		const webhookId = randomUUID();
-		let workflow: WorkflowRecord;
-		let productionUrl: string;
-		const known = new Set<string>();
-
-		const registrations = (): Webhook[] => [...ctx().sandbox.state.webhooks.values()].filter((w) => w.url === productionUrl);
-
-		const waitUntilLive = async (): Promise<void> => await waitForTriggerActivation(ctx(), workflow.id, TRIGGER, productionUrl, EVENTS.length);
+		const fixture = triggerWorkflowFixture(ctx, {
+			definition: (c, webhookId) => triggerWorkflow(c, webhookId),
+			webhookBase: (c) => c.stack.n8n.url,
+			node: TRIGGER,
+			registrations: EVENTS.length,
+		});
+		const { known, registrations, waitUntilLive } = fixture;
 
 		async function newExecutions(count: number) {
-			const executions = await ctx().client.waitForExecutions(workflow.id, known, count);
+			const executions = await ctx().client.waitForExecutions(fixture.workflow.id, known, count);
 			for (const e of executions) known.add(e.id);
 			return executions;
 		}
 
-		beforeAll(async () => {
-			const c = ctx();
-			c.sandbox.reset();
-			productionUrl = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
-			workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId));
-		});
-
-		afterAll(async () => {
-			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
-		});
-
 		test('activation registers one webhook per event with n8n’s production URL and our headers', async () => {
 			const c = ctx();
-			await c.client.activate(workflow.id);
+			await c.client.activate(fixture.workflow.id);
 			await waitUntilLive();
 			const hooks = registrations();
 			expect(hooks.map((h) => h.type).sort()).toEqual([...EVENTS].sort());
 			expect(c.sandbox.state.webhooks.size).toBe(EVENTS.length);
 			const secrets = new Set<string>();
 			for (const hook of hooks) {
-				expect(hook).toMatchObject({ integrationId: DEMO.integrations.whatsapp.id, method: 'POST', url: productionUrl, transferType: 'ALL', delayMinutes: 0 });
+				expect(hook).toMatchObject({ integrationId: DEMO.integrations.whatsapp.id, method: 'POST', url: fixture.productionUrl, transferType: 'ALL', delayMinutes: 0 });
 				const headers = Object.fromEntries(hook.headers.map((h) => [h.key.toLowerCase(), h.value]));
 				expect(headers['x-inbox-event']).toBe(hook.type);
 				expect(headers['x-inbox-webhook-secret']).toMatch(/^\S{32,}$/);
@@ -120,7 +108,7 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			const creates = c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create');
 			expect(creates).toHaveLength(EVENTS.length);
 			expect(creates.every((r) => r.headers.authorization === `Bearer ${c.sandbox.token}`)).toBe(true);
-			for (const id of await c.client.executionIds(workflow.id)) known.add(id);
+			for (const id of await c.client.executionIds(fixture.workflow.id)) known.add(id);
 		});
 
 		test('an inbound message from a new contact starts two executions: message received and first message', async () => {
@@ -178,29 +166,29 @@ export function triggerSuite(ctx: () => E2EContext): void {
 
 		test('a forged delivery (no secret, or a wrong one) is refused with 401 and starts nothing', async () => {
 			const c = ctx();
-			const before = (await c.client.listExecutions(workflow.id)).length;
+			const before = (await c.client.listExecutions(fixture.workflow.id)).length;
 			const body = { event: 'MESSAGE_RECEIVED', integrationId: DEMO.integrations.whatsapp.id, data: { message: { text: 'forged' } } };
-			const noSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED' } });
-			const wrongSecret = await c.client.raw('POST', productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'f'.repeat(64) } });
+			const noSecret = await c.client.raw('POST', fixture.productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED' } });
+			const wrongSecret = await c.client.raw('POST', fixture.productionUrl, { body, headers: { 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'f'.repeat(64) } });
 			expect([noSecret.status, wrongSecret.status]).toEqual([401, 401]);
 			// A genuine delivery after the forged ones: exactly one execution appears, and it is the genuine one.
 			await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'CONNECTED');
 			const [execution] = await newExecutions(1);
 			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'CONNECTION_STATUS_UPDATE' });
-			expect((await c.client.listExecutions(workflow.id)).length).toBe(before + 1);
+			expect((await c.client.listExecutions(fixture.workflow.id)).length).toBe(before + 1);
 		});
 
 		test('deactivate → activate registers nothing new, and deliveries still arrive', async () => {
 			const c = ctx();
 			const before = registrations().map((h) => h.id).sort();
 			const createsBefore = c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create').length;
-			await c.client.deactivate(workflow.id);
+			await c.client.deactivate(fixture.workflow.id);
 			// While inactive, n8n does not know the URL (and the platform cannot delete the webhook).
 			const deadline = Date.now() + 15_000;
-			while ((await c.client.raw('POST', productionUrl, { body: {} })).status !== 404 && Date.now() < deadline) await sleep(200);
-			expect((await c.client.raw('POST', productionUrl, { body: {} })).status).toBe(404);
+			while ((await c.client.raw('POST', fixture.productionUrl, { body: {} })).status !== 404 && Date.now() < deadline) await sleep(200);
+			expect((await c.client.raw('POST', fixture.productionUrl, { body: {} })).status).toBe(404);
 
-			await c.client.activate(workflow.id);
+			await c.client.activate(fixture.workflow.id);
 			await waitUntilLive();
 			// Give an (unwanted) registration time to show up before asserting there is none.
 			await sleep(1000);
