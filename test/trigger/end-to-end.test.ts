@@ -53,6 +53,16 @@ async function registerDirectly(
 	expect(response.status).toBe(200);
 }
 
+/** An outbound message to a seeded contact, sent by `transferType`; the deliveries it caused. */
+function messageToAlice(text: string, transferType: 'API' | 'USER') {
+	return fixture.sandbox.simulate.message({
+		integrationId: WHATSAPP,
+		phoneNumber: DEMO.contacts.alice.phoneNumber,
+		direction: 'outbound',
+		text,
+		transferType,
+	});
+}
 
 describe('sandbox deliveries to the trigger', () => {
 	test('an inbound first message: one execution per selected event, labelled, with integrationId and the message; secret nowhere in the output', async () => {
@@ -155,16 +165,7 @@ describe('sandbox deliveries to the trigger', () => {
 		);
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(
-			instance,
-			await fixture.sandbox.simulate.message({
-				integrationId: WHATSAPP,
-				phoneNumber: DEMO.contacts.alice.phoneNumber,
-				direction: 'outbound',
-				text: 'Seu pedido saiu para entrega',
-				transferType: 'API',
-			}),
-		);
+		const deliveries = to(instance, await messageToAlice('Seu pedido saiu para entrega', 'API'));
 
 		const statuses = deliveries.map((delivery) => delivery.status).sort();
 		expect(statuses).toEqual([200, 401]);
@@ -179,16 +180,7 @@ describe('sandbox deliveries to the trigger', () => {
 		}
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(
-			instance,
-			await fixture.sandbox.simulate.message({
-				integrationId: WHATSAPP,
-				phoneNumber: DEMO.contacts.alice.phoneNumber,
-				direction: 'outbound',
-				text: 'Pedido confirmado',
-				transferType: 'API',
-			}),
-		);
+		const deliveries = to(instance, await messageToAlice('Pedido confirmado', 'API'));
 
 		expect(deliveries.map((delivery) => delivery.method).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
@@ -218,20 +210,8 @@ describe('sandbox deliveries to the trigger', () => {
 		const executionsBefore = fixture.endpoint.executions.length;
 
 		// An API-sent message does not pass the USER filter; a USER one arrives after the delay.
-		await fixture.sandbox.simulate.message({
-			integrationId: WHATSAPP,
-			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			direction: 'outbound',
-			text: 'by the API',
-			transferType: 'API',
-		});
-		const immediate = await fixture.sandbox.simulate.message({
-			integrationId: WHATSAPP,
-			phoneNumber: DEMO.contacts.alice.phoneNumber,
-			direction: 'outbound',
-			text: 'by an attendant',
-			transferType: 'USER',
-		});
+		await messageToAlice('by the API', 'API');
+		const immediate = await messageToAlice('by an attendant', 'USER');
 		expect(to(instance, immediate)).toHaveLength(0);
 		await fixture.endpoint.waitUntil(() => fixture.endpoint.executions.length >= executionsBefore + 1, 5000);
 		const executions = fixture.endpoint.executions.slice(executionsBefore);
