@@ -25,25 +25,24 @@ import {
 	payloadField,
 	publicHeaders,
 	readPayload,
-	redactSecret,
+	redactSecrets,
 	singleHeader,
 } from './delivery';
-import type { Registration } from './registrations';
 import {
 	EVENT_HEADER,
 	fingerprintOf,
 	loadState,
 	missingEvents,
-	readConfig,
 	REGISTERED_METHOD,
 	REGISTRATION_HEADER,
 	registrationHeaders,
+	saveState,
 	SECRET_HEADER,
-	STATE_VERSION,
 } from './registrations';
 import type { DeliveryNote } from './rejections';
 import { logDelivery } from './rejections';
 import { currentSecret, secretTag } from './secret';
+import { readConfig } from './settings';
 import { simplifyDelivery } from './simplify';
 
 /**
@@ -298,8 +297,7 @@ export class ConversationInboxTrigger implements INodeType {
 				const state = loadState(staticData);
 
 				const missing = missingEvents(state, url, config, secret);
-				staticData.version = STATE_VERSION;
-				staticData.registrations = [...state.registrations];
+				saveState(staticData, state);
 
 				for (const event of missing) {
 					const body: IDataObject = {
@@ -311,46 +309,24 @@ export class ConversationInboxTrigger implements INodeType {
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
-					const result = await inboxApiRequest.call(this, {
+					await inboxApiRequest.call(this, {
 						method: 'POST',
 						path: '/integration/webhook/create',
 						body,
 					});
-					const webhook = ((result.response as IDataObject | undefined)?.webhook ?? {}) as IDataObject;
-					const registration: Registration = {
-						webhookId: typeof webhook.id === 'string' ? webhook.id : null,
-						event,
-						url,
-						integrationId: config.integrationId,
-						transferType: config.transferType,
-						delayMinutes: config.delayMinutes,
-						headersHash: config.headersHash,
-						fingerprint: fingerprintOf(config, event),
-						secretTag: secretTag(secret),
-						createdAt: new Date().toISOString(),
-					};
-					state.registrations.push(registration);
-					// Recorded after each call, so a failure later in the loop keeps what exists.
-					staticData.registrations = [...state.registrations];
+					const fingerprint = fingerprintOf(config, event);
+					state.registrations.push({ url, event, fingerprint, secretTag: secretTag(secret) });
+					// Saved after each call, so a failure later in the loop keeps what exists.
+					saveState(staticData, state);
 				}
 				return true;
 			},
 
 			/**
-			 * The API has no endpoint to delete a webhook. Nothing is removed remotely and nothing
-			 * is forgotten locally (the secret and the registrations are what a later activation
-			 * reuses); only the time is noted. Never throws.
+			 * The API has no endpoint to delete a webhook, and the secret and the registrations
+			 * are what a later activation reuses: nothing to remove, remotely or locally.
 			 */
-			async delete(this: IHookFunctions): Promise<boolean> {
-				try {
-					const staticData = this.getWorkflowStaticData('node');
-					staticData.lastDeactivatedAt = new Date().toISOString();
-				} catch (error) {
-					// Deactivation must go on; the registrations stay usable either way.
-					this.logger.warn('Conversation Inbox Trigger: could not note the deactivation time', {
-						error: (error as Error).message,
-					});
-				}
+			async delete(): Promise<boolean> {
 				return true;
 			},
 		},
@@ -410,7 +386,7 @@ export class ConversationInboxTrigger implements INodeType {
 		// Simplify exists from version 3 on; 1 and 2 keep the full item they always gave.
 		const simplify =
 			this.getNode().typeVersion >= 3 && this.getNodeParameter('simplify', true) !== false;
-		let item: IDataObject = simplify
+		const item: IDataObject = simplify
 			? simplifyDelivery(event, config.integrationId, payload.payload)
 			: {
 					event,
@@ -419,7 +395,6 @@ export class ConversationInboxTrigger implements INodeType {
 					headers: publicHeaders(headers),
 					query,
 				};
-		for (const secret of accepted) if (secret) item = redactSecret(item, secret);
-		return { workflowData: [[{ json: item }]] };
+		return { workflowData: [[{ json: redactSecrets(item, accepted) }]] };
 	}
 }

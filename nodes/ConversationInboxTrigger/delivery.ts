@@ -5,6 +5,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { redactText } from '../shared/errors';
 import { SECRET_HEADER } from './registrations';
 
 /**
@@ -146,17 +147,13 @@ export function payloadField(payload: unknown, ...names: string[]): string | und
 	return undefined;
 }
 
-function redactString(text: string, secret: string): string {
-	return text.includes(secret) ? text.split(secret).join('[redacted]') : text;
-}
-
 /**
- * A deep copy of `value` in which every string (and key) containing the secret has it replaced,
- * so the secret can never reach an output item, whatever the platform echoes in its payload.
- * Iterative, so a deeply nested payload cannot overflow the stack.
+ * A deep copy of `value` in which every string (and key) has each secret replaced by [redacted]
+ * (the action node's redactText), so a secret can never reach an output item, whatever the
+ * platform echoes in its payload. Iterative, so a deeply nested payload cannot overflow the stack.
  */
-export function redactSecret<T>(value: T, secret: string): T {
-	if (typeof value === 'string') return redactString(value, secret) as T;
+export function redactSecrets<T>(value: T, secrets: Array<string | undefined>): T {
+	if (typeof value === 'string') return redactText(value, secrets) as T;
 	if (!value || typeof value !== 'object') return value;
 	const root: unknown = Array.isArray(value) ? [] : {};
 	const stack: Array<{ from: object; to: Record<string, unknown> | unknown[] }> = [
@@ -167,13 +164,13 @@ export function redactSecret<T>(value: T, secret: string): T {
 		for (const [key, entry] of Object.entries(from)) {
 			let copy: unknown = entry;
 			if (typeof entry === 'string') {
-				copy = redactString(entry, secret);
+				copy = redactText(entry, secrets);
 			} else if (entry && typeof entry === 'object') {
 				copy = Array.isArray(entry) ? [] : {};
 				stack.push({ from: entry as object, to: copy as Record<string, unknown> });
 			}
 			if (Array.isArray(to)) to[Number(key)] = copy;
-			else to[redactString(key, secret)] = copy;
+			else to[redactText(key, secrets)] = copy;
 		}
 	}
 	return root as T;

@@ -9,10 +9,10 @@ import { NodeApiError, NodeHelpers } from 'n8n-workflow';
 import codex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import { WEBHOOK_EVENTS } from '../../nodes/shared/constants';
-import { validateIntegrationId } from '../../nodes/shared/integrationLocator';
+import { SETTINGS } from '../../nodes/ConversationInboxTrigger/settings';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { TRIGGER_TYPE } from '../helpers/trigger-harness';
-import { DEMO, OFFICIAL, testSandbox, triggerParameters, WHATSAPP } from './setup';
+import { DEMO, OFFICIAL, sandboxForFile, triggerParameters, WHATSAPP } from './setup';
 
 const trigger = new ConversationInboxTrigger();
 const { description } = trigger;
@@ -136,21 +136,25 @@ describe('description', () => {
 		expect(issues('C' + WHATSAPP.slice(1))).toEqual([expect.stringMatching(/must be an ID/)]);
 		expect(issues(`${WHATSAPP}x`)).toHaveLength(1);
 		expect(issues('x' + WHATSAPP)).toHaveLength(1);
-		expect(() => validateIntegrationId({ name: 'n' } as never, 'abc')).toThrow(/must be an ID/);
-		expect(() => validateIntegrationId({ name: 'n' } as never, '')).toThrow(/no integration is selected/);
-		expect(validateIntegrationId({ name: 'n' } as never, ` ${WHATSAPP} `)).toBe(WHATSAPP);
+	});
+
+	test('the settings\' checks name each setting as the panel does', () => {
+		const options = property('options').options as INodeProperties[];
+		const displayName = (name: string) =>
+			[...description.properties, ...options].find((entry) => entry.name === name)?.displayName;
+		for (const [name, setting] of Object.entries(SETTINGS)) expect([name, setting.label]).toEqual([name, displayName(name)]);
 	});
 });
 
 describe('searchIntegrations (From List)', () => {
-	const env = testSandbox();
+	const fixture = sandboxForFile();
 
 	function context(apiToken: string = DEMO.token): LoadOptionsContext {
 		const { workflow, node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
 		return new LoadOptionsContext(
 			workflow,
 			node,
-			makeAdditionalData({ ...env.credentials, apiToken }),
+			makeAdditionalData({ ...fixture.credentials, apiToken }),
 			'parameters.integrationId',
 		);
 	}
@@ -159,11 +163,11 @@ describe('searchIntegrations (From List)', () => {
 		const result = await trigger.methods.listSearch.searchIntegrations.call(context());
 		const values = result.results.map((entry) => entry.value);
 		expect(values).toEqual(expect.arrayContaining([WHATSAPP, OFFICIAL, DEMO.integrations.disconnected.id]));
-		expect(result.results).toHaveLength(env.sandbox.state.integrations.size);
+		expect(result.results).toHaveLength(fixture.sandbox.state.integrations.size);
 		const names = result.results.map((entry) => entry.name);
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		expect(result.results.find((entry) => entry.value === WHATSAPP)?.name).toBe('Support WhatsApp (CONNECTED)');
-		expect(env.sandbox.requests.some((request) => request.path === '/v2/integration/list')).toBe(true);
+		expect(fixture.sandbox.requests.some((request) => request.path === '/v2/integration/list')).toBe(true);
 	});
 
 	test('filters by the typed text, case-insensitive, on name or id', async () => {

@@ -6,8 +6,6 @@
  */
 import { SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { TriggerInstance } from '../helpers/trigger-harness';
-import type { Delivery } from '../sandbox';
-import type { MessageTransferType } from '../sandbox/types';
 import {
 	activatedTrigger,
 	DEMO,
@@ -30,17 +28,6 @@ function secretOf(instance: TriggerInstance): string {
 /** Deliveries to this trigger's URL (earlier tests' registrations point at other URLs). */
 function to<T extends { url: string }>(instance: TriggerInstance, deliveries: T[]): T[] {
 	return deliveries.filter((delivery) => delivery.url.split('?')[0] === instance.webhookUrl());
-}
-
-/** A message to Alice on the WhatsApp line, sent by the API (or by `sender`): the deliveries it caused. */
-async function outboundToAlice(text: string, sender: MessageTransferType = 'API'): Promise<Delivery[]> {
-	return await fixture.sandbox.simulate.message({
-		integrationId: WHATSAPP,
-		phoneNumber: DEMO.contacts.alice.phoneNumber,
-		direction: 'outbound',
-		text,
-		transferType: sender,
-	});
 }
 
 /**
@@ -66,6 +53,16 @@ async function registerDirectly(
 	expect(response.status).toBe(200);
 }
 
+/** An outbound message to a seeded contact, sent by `transferType`; the deliveries it caused. */
+function messageToAlice(text: string, transferType: 'API' | 'USER') {
+	return fixture.sandbox.simulate.message({
+		integrationId: WHATSAPP,
+		phoneNumber: DEMO.contacts.alice.phoneNumber,
+		direction: 'outbound',
+		text,
+		transferType,
+	});
+}
 
 describe('sandbox deliveries to the trigger', () => {
 	test('an inbound first message: one execution per selected event, labelled, with integrationId and the message; secret nowhere in the output', async () => {
@@ -168,7 +165,7 @@ describe('sandbox deliveries to the trigger', () => {
 		);
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(instance, await outboundToAlice('Seu pedido saiu para entrega'));
+		const deliveries = to(instance, await messageToAlice('Seu pedido saiu para entrega', 'API'));
 
 		const statuses = deliveries.map((delivery) => delivery.status).sort();
 		expect(statuses).toEqual([200, 401]);
@@ -183,7 +180,7 @@ describe('sandbox deliveries to the trigger', () => {
 		}
 		const executionsBefore = fixture.endpoint.executions.length;
 
-		const deliveries = to(instance, await outboundToAlice('Pedido confirmado'));
+		const deliveries = to(instance, await messageToAlice('Pedido confirmado', 'API'));
 
 		expect(deliveries.map((delivery) => delivery.method).sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
 		expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
@@ -213,8 +210,8 @@ describe('sandbox deliveries to the trigger', () => {
 		const executionsBefore = fixture.endpoint.executions.length;
 
 		// An API-sent message does not pass the USER filter; a USER one arrives after the delay.
-		await outboundToAlice('by the API');
-		const immediate = await outboundToAlice('by an attendant', 'USER');
+		await messageToAlice('by the API', 'API');
+		const immediate = await messageToAlice('by an attendant', 'USER');
 		expect(to(instance, immediate)).toHaveLength(0);
 		await fixture.endpoint.waitUntil(() => fixture.endpoint.executions.length >= executionsBefore + 1, 5000);
 		const executions = fixture.endpoint.executions.slice(executionsBefore);

@@ -9,10 +9,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	EVENT_HEADER,
 	fingerprintOf,
-	hashHeaders,
+	loadState,
 	REGISTRATION_HEADER,
 	SECRET_HEADER,
 } from '../../nodes/ConversationInboxTrigger/registrations';
+import { hashHeaders } from '../../nodes/ConversationInboxTrigger/settings';
 import { startSandbox } from '../sandbox';
 import { TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
@@ -21,7 +22,7 @@ import {
 	derivedSecretFor,
 	headerOf,
 	OFFICIAL,
-	testSandbox,
+	sandboxForFile,
 	triggerParameters,
 	UNKNOWN_INTEGRATION,
 	webhooksFor,
@@ -31,13 +32,13 @@ import {
 const N8N_WEBHOOK_BASE = 'http://127.0.0.1:5678/webhook';
 const N8N_WEBHOOK_TEST_BASE = 'http://127.0.0.1:5678/webhook-test';
 
-const env = testSandbox();
+const fixture = sandboxForFile();
 
 /** A trigger in a workflow of its own (its own webhookId, so its own URL). */
 function trigger(parameters: TriggerSetup['parameters'], extra: Partial<TriggerSetup> = {}): TriggerInstance {
 	return new TriggerInstance({
 		parameters,
-		credentials: env.credentials,
+		credentials: fixture.credentials,
 		webhookBaseUrl: N8N_WEBHOOK_BASE,
 		webhookTestBaseUrl: N8N_WEBHOOK_TEST_BASE,
 		webhookId: randomUUID(),
@@ -46,10 +47,8 @@ function trigger(parameters: TriggerSetup['parameters'], extra: Partial<TriggerS
 }
 
 interface StoredState {
-	version?: number;
 	secret?: string;
 	registrations?: Array<Record<string, unknown> & { secretTag?: string }>;
-	lastDeactivatedAt?: string;
 }
 
 function stored(instance: TriggerInstance): StoredState {
@@ -85,9 +84,10 @@ describe('activation (create)', () => {
 		// The secret is derived (HMAC of the webhook ID keyed with the token), not stored.
 		const secret = derivedSecretFor(instance.node.webhookId!);
 		expect(state.secret).toBeUndefined();
-		expect(state.version).toBe(2);
+		// Only what a later activation reads: the registrations (and a version-1 secret).
+		expect(Object.keys(state)).toEqual(['registrations']);
 
-		const webhooks = webhooksFor(env.sandbox, url);
+		const webhooks = webhooksFor(fixture.sandbox, url);
 		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']);
 		for (const webhook of webhooks) {
 			expect(webhook).toMatchObject({
@@ -106,26 +106,22 @@ describe('activation (create)', () => {
 		// Different events → different fingerprints.
 		expect(headerOf(webhooks[0], REGISTRATION_HEADER)).not.toBe(headerOf(webhooks[1], REGISTRATION_HEADER));
 
-		// Static data records each registration with the platform's webhook id.
-		expect(state.registrations).toHaveLength(2);
-		expect(state.registrations?.map((registration) => registration.webhookId)).toEqual(
-			webhooks.map((webhook) => webhook.id),
+		// Static data records each registration by URL and fingerprint (which covers integration,
+		// event, transfer type, delay and extra headers), and the tag of the secret it carries.
+		expect(state.registrations).toEqual(
+			webhooks.map((webhook) => ({
+				url,
+				event: webhook.type,
+				fingerprint: headerOf(webhook, REGISTRATION_HEADER),
+				secretTag: expect.stringMatching(/^[0-9a-f]{16}$/),
+			})),
 		);
-		expect(state.registrations?.[0]).toMatchObject({
-			event: 'MESSAGE_RECEIVED',
-			url,
-			integrationId: WHATSAPP,
-			transferType: 'USER',
-			delayMinutes: 3,
-			fingerprint: headerOf(webhooks[0], REGISTRATION_HEADER),
-		});
 		// The user's header values are not kept in static data, only a hash of them; nor is the
 		// secret (only a short one-way tag of it) or the token.
 		expect(JSON.stringify(state)).not.toContain('proxy-123');
 		expect(JSON.stringify(state)).not.toContain(secret);
 		expect(JSON.stringify(state)).not.toContain(DEMO.token);
 		expect(state.registrations?.every((registration) => /^[0-9a-f]{16}$/.test(registration.secretTag ?? ''))).toBe(true);
-		expect(state.registrations?.[0].headersHash).toMatch(/^[0-9a-f]{64}$/);
 	});
 
 	test('each trigger node gets its own secret; it is not the token and does not contain it', async () => {
@@ -133,8 +129,8 @@ describe('activation (create)', () => {
 		const second = trigger(triggerParameters());
 		await first.activate();
 		await second.activate();
-		const [one] = webhooksFor(env.sandbox, first.webhookUrl());
-		const [two] = webhooksFor(env.sandbox, second.webhookUrl());
+		const [one] = webhooksFor(fixture.sandbox, first.webhookUrl());
+		const [two] = webhooksFor(fixture.sandbox, second.webhookUrl());
 		const secrets = [headerOf(one, SECRET_HEADER)!, headerOf(two, SECRET_HEADER)!];
 		expect(secrets).toEqual([derivedSecretFor(first.node.webhookId!), derivedSecretFor(second.node.webhookId!)]);
 		expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
@@ -151,7 +147,7 @@ describe('activation (create)', () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), { webhookId: null });
 		await instance.activate();
 		expect(instance.webhookUrl()).toBe(`${N8N_WEBHOOK_BASE}/wf-test/conversation%20inbox%20trigger/webhook`);
-		const [registration] = webhooksFor(env.sandbox, instance.webhookUrl());
+		const [registration] = webhooksFor(fixture.sandbox, instance.webhookUrl());
 		const expected = createHmac('sha256', DEMO.token)
 			.update('n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nworkflow:wf-test\nnode:Conversation Inbox Trigger')
 			.digest('hex');
@@ -170,16 +166,16 @@ describe('activation (create)', () => {
 	test('listening for a test event registers for the test URL once across the five method entries, with the same secret', async () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		await instance.activate();
-		const secret = headerOf(webhooksFor(env.sandbox, instance.webhookUrl())[0], SECRET_HEADER);
+		const secret = headerOf(webhooksFor(fixture.sandbox, instance.webhookUrl())[0], SECRET_HEADER);
 		expect(secret).toBe(derivedSecretFor(instance.node.webhookId!));
 		const calls = await instance.activate({ isTest: true });
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
 		const testUrl = instance.webhookUrl(true);
 		expect(testUrl).toBe(`${N8N_WEBHOOK_TEST_BASE}/${instance.node.webhookId}/webhook`);
-		const testWebhooks = webhooksFor(env.sandbox, testUrl);
+		const testWebhooks = webhooksFor(fixture.sandbox, testUrl);
 		expect(testWebhooks).toHaveLength(1);
 		expect(headerOf(testWebhooks[0], SECRET_HEADER)).toBe(secret);
-		expect(webhooksFor(env.sandbox, instance.webhookUrl())).toHaveLength(1);
+		expect(webhooksFor(fixture.sandbox, instance.webhookUrl())).toHaveLength(1);
 	});
 });
 
@@ -189,7 +185,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await instance.activate();
 		const before = stored(instance);
 		const url = instance.webhookUrl();
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 
 		const calls = await instance.deactivate();
 
@@ -198,9 +194,10 @@ describe('deactivation (delete) and re-activation', () => {
 		const after = stored(instance);
 		expect(after.secret).toBe(before.secret);
 		expect(after.registrations).toEqual(before.registrations);
-		expect(after.lastDeactivatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
-		expect(webhooksFor(env.sandbox, url)).toHaveLength(2);
+		// Nothing noted either: static data is what a later activation reads, nothing else.
+		expect(after).toEqual(before);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(fixture.sandbox, url)).toHaveLength(2);
 	});
 
 	test('delete does not throw on empty or damaged static data', async () => {
@@ -219,7 +216,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await first.deactivate();
 		const saved = first.persistedStaticData();
 		const url = first.webhookUrl();
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 
 		// n8n loads the workflow again from the database: a new Workflow with the saved static data.
 		const again = trigger(parameters, { staticData: saved, webhookId: first.node.webhookId });
@@ -227,8 +224,8 @@ describe('deactivation (delete) and re-activation', () => {
 		const calls = await again.activate();
 
 		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
-		expect(webhooksFor(env.sandbox, url)).toHaveLength(2);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(webhooksFor(fixture.sandbox, url)).toHaveLength(2);
 		expect(stored(again).registrations).toEqual(stored(first).registrations);
 	});
 
@@ -237,7 +234,7 @@ describe('deactivation (delete) and re-activation', () => {
 		await first.activate();
 		await first.deactivate();
 		const url = first.webhookUrl();
-		const [original] = webhooksFor(env.sandbox, url);
+		const [original] = webhooksFor(fixture.sandbox, url);
 
 		const changed = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }), {
 			staticData: first.persistedStaticData(),
@@ -246,7 +243,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const calls = await changed.activate();
 
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
-		const webhooks = webhooksFor(env.sandbox, url);
+		const webhooks = webhooksFor(fixture.sandbox, url);
 		expect(webhooks.map((webhook) => webhook.type)).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT']);
 		expect(webhooks[0].id).toBe(original.id);
 		expect(headerOf(webhooks[1], SECRET_HEADER)).toBe(headerOf(original, SECRET_HEADER));
@@ -256,14 +253,14 @@ describe('deactivation (delete) and re-activation', () => {
 	test('removing an event registers nothing (the remaining registration is reused)', async () => {
 		const first = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }));
 		await first.activate();
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 		const narrowed = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), {
 			staticData: first.persistedStaticData(),
 			webhookId: first.node.webhookId,
 		});
 		expect(await narrowed.runHook('checkExists')).toBe(true);
 		await narrowed.activate();
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
 	});
 
 	test('changing transfer type, delay, integration or extra headers registers new webhooks; switching back reuses the old ones', async () => {
@@ -286,7 +283,7 @@ describe('deactivation (delete) and re-activation', () => {
 			await instance.activate();
 			saved = instance.persistedStaticData();
 		}
-		const webhooks = webhooksFor(env.sandbox, url);
+		const webhooks = webhooksFor(fixture.sandbox, url);
 		expect(webhooks).toHaveLength(5);
 		expect(webhooks.map((webhook) => [webhook.transferType, webhook.delayMinutes, webhook.integrationId])).toEqual([
 			['ALL', 0, WHATSAPP],
@@ -300,7 +297,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const back = trigger(triggerParameters({ ...base, transferType: 'ALL' }), { staticData: saved, webhookId });
 		expect(await back.runHook('checkExists')).toBe(true);
 		await back.activate();
-		expect(webhooksFor(env.sandbox, url)).toHaveLength(5);
+		expect(webhooksFor(fixture.sandbox, url)).toHaveLength(5);
 	});
 
 	test('registrations made under another API token are not reused: re-activation registers again with the new secret', async () => {
@@ -336,7 +333,7 @@ describe('deactivation (delete) and re-activation', () => {
 		const url = instance.webhookUrl();
 		const legacySecret = 'a1'.repeat(32);
 		// What version 1 registered and stored: the random secret, registrations without a tag.
-		const legacy = await fetch(`${env.credentials.baseUrl}/integration/webhook/create`, {
+		const legacy = await fetch(`${fixture.credentials.baseUrl}/integration/webhook/create`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
 			body: JSON.stringify({
@@ -361,7 +358,7 @@ describe('deactivation (delete) and re-activation', () => {
 			},
 		};
 		const upgraded = trigger(parameters, { staticData, webhookId: instance.node.webhookId });
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 		expect(await upgraded.runHook('checkExists')).toBe(true);
 
 		// Adding an event registers only that one, with the derived secret; the old secret stays.
@@ -371,11 +368,69 @@ describe('deactivation (delete) and re-activation', () => {
 		});
 		const calls = await widened.activate();
 		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore + 1);
-		const added = webhooksFor(env.sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore + 1);
+		const added = webhooksFor(fixture.sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
 		expect(headerOf(added, SECRET_HEADER)).toBe(derivedSecretFor(instance.node.webhookId!));
-		expect(stored(widened)).toMatchObject({ version: 2, secret: legacySecret });
+		expect(stored(widened)).toMatchObject({ secret: legacySecret });
 		expect(stored(widened).registrations?.map((registration) => registration.secretTag === undefined)).toEqual([true, false]);
+
+		// Saved in the current layout (no version), the old registration and secret still serve.
+		const saved = widened.persistedStaticData();
+		expect(Object.keys(stored(widened)).sort()).toEqual(['registrations', 'secret']);
+		const reloaded = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED'] }), {
+			staticData: saved,
+			webhookId: instance.node.webhookId,
+		});
+		expect(await reloaded.runHook('checkExists')).toBe(true);
+		expect(loadState(reloaded.nodeStaticData()).legacySecret).toBe(legacySecret);
+	});
+
+	test('static data saved by 0.1.x (version 2 layout: version, webhookId, createdAt, lastDeactivatedAt, ...) is reused, then saved in the current layout', async () => {
+		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'], transferType: 'USER', delayMinutes: 2 });
+		const first = trigger(parameters);
+		await first.activate();
+		const url = first.webhookUrl();
+		const tag = stored(first).registrations?.[0].secretTag;
+		// What 0.1.x stored for the same two registrations.
+		const released = {
+			version: 2,
+			lastDeactivatedAt: '2026-11-20T10:00:00.000Z',
+			registrations: webhooksFor(fixture.sandbox, url).map((webhook) => ({
+				webhookId: webhook.id,
+				event: webhook.type,
+				url,
+				integrationId: WHATSAPP,
+				transferType: 'USER',
+				delayMinutes: 2,
+				headersHash: hashHeaders([]),
+				fingerprint: headerOf(webhook, REGISTRATION_HEADER),
+				secretTag: tag,
+				createdAt: '2026-11-20T09:00:00.000Z',
+			})),
+		};
+		const staticData = { [`node:${first.node.name}`]: released };
+		const countBefore = fixture.sandbox.state.webhooks.size;
+
+		const again = trigger(parameters, { staticData, webhookId: first.node.webhookId });
+		const calls = await again.activate();
+		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
+
+		// A new event registers that one only; the save drops what nothing reads any more.
+		const widened = trigger(
+			triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT', 'FIRST_MESSAGE_RECEIVED'], transferType: 'USER', delayMinutes: 2 }),
+			{ staticData, webhookId: first.node.webhookId },
+		);
+		expect((await widened.activate()).filter((call) => call.hook === 'create')).toHaveLength(1);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore + 1);
+		expect(stored(widened)).toEqual({
+			registrations: [
+				...released.registrations.map(({ url, event, fingerprint, secretTag }) => ({ url, event, fingerprint, secretTag })),
+				expect.objectContaining({ url, event: 'FIRST_MESSAGE_RECEIVED', secretTag: tag }),
+			],
+		});
+		const reloaded = trigger(parameters, { staticData: widened.persistedStaticData(), webhookId: first.node.webhookId });
+		expect(await reloaded.runHook('checkExists')).toBe(true);
 	});
 });
 
@@ -383,7 +438,7 @@ describe('activation errors', () => {
 	test('an unknown integration surfaces as the shared NodeApiError with HTTP 404 and the API message; nothing is recorded', async () => {
 		const instance = trigger(triggerParameters({ integrationId: UNKNOWN_INTEGRATION, integrationMode: 'id' }));
 		// What the API itself answers to this registration.
-		const direct = await fetch(`${env.credentials.baseUrl}/integration/webhook/create`, {
+		const direct = await fetch(`${fixture.credentials.baseUrl}/integration/webhook/create`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
 			body: JSON.stringify({
@@ -398,7 +453,7 @@ describe('activation errors', () => {
 		});
 		expect(direct.status).toBe(404);
 		const apiMessage = ((await direct.json()) as { message: string }).message;
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 
 		const error = await instance.activate().then(
 			() => undefined,
@@ -411,32 +466,48 @@ describe('activation errors', () => {
 		expect(apiError.message).toContain(apiMessage);
 		expect(apiError.message).toContain('HTTP 404');
 		expect(JSON.stringify(apiError)).not.toContain(DEMO.token);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
 		expect(stored(instance).registrations).toEqual([]);
 	});
 
 	test('an integration ID that breaks the ID rule fails with a NodeOperationError before any request', async () => {
 		const instance = trigger(triggerParameters({ integrationId: 'not-an-id', integrationMode: 'id' }));
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 		await expect(instance.activate()).rejects.toThrow(NodeOperationError);
-		await expect(instance.activate()).rejects.toThrow(/Integration: "not-an-id" must be an ID/);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		await expect(instance.activate()).rejects.toThrow(/^Invalid Integration: must be an ID.*, got "not-an-id"$/);
+		await expect(trigger(triggerParameters({ integrationId: 'abc', integrationMode: 'id' })).activate()).rejects.toThrow(
+			/must be an ID/,
+		);
+		await expect(trigger(triggerParameters({ integrationId: '', integrationMode: 'id' })).activate()).rejects.toThrow(
+			'Missing Integration: a value is required',
+		);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
+		// Spaces around a pasted ID are trimmed.
+		const padded = trigger(triggerParameters({ integrationId: ` ${WHATSAPP} `, integrationMode: 'id' }));
+		await padded.activate();
+		expect(webhooksFor(fixture.sandbox, padded.webhookUrl()).map((webhook) => webhook.integrationId)).toEqual([WHATSAPP]);
 	});
 
 	test('no selected event, a negative delay, or a reserved header name fail before any request', async () => {
-		const countBefore = env.sandbox.state.webhooks.size;
+		const countBefore = fixture.sandbox.state.webhooks.size;
 		await expect(trigger(triggerParameters({ events: [] })).activate()).rejects.toThrow(
-			/Events: select at least one event/,
+			'Missing Events: at least one value is required',
 		);
 		await expect(trigger(triggerParameters({ delayMinutes: -1 })).activate()).rejects.toThrow(
-			/Delay Minutes: -1 is not allowed/,
+			'Invalid Delay Minutes: must be a whole number of 0 or more, got -1',
 		);
 		await expect(
 			trigger(triggerParameters({ extraHeaders: [{ key: 'X-Inbox-Webhook-Secret', value: 'mine' }] })).activate(),
-		).rejects.toThrow(/reserved by the trigger/);
+		).rejects.toThrow(/^Invalid Extra Headers: entry 1 is reserved by the trigger.*, got "X-Inbox-Webhook-Secret"$/);
 		await expect(
 			trigger(triggerParameters({ extraHeaders: [{ key: 'bad header', value: '1' }] })).activate(),
-		).rejects.toThrow(/not a valid HTTP header name/);
-		expect(env.sandbox.state.webhooks.size).toBe(countBefore);
+		).rejects.toThrow(/^Invalid Extra Headers: entry 1 must be an HTTP header name.*, got "bad header"$/);
+		await expect(
+			trigger(triggerParameters({ extraHeaders: [{ key: 'x-a', value: '1' }, { key: 'X-A', value: '2' }] })).activate(),
+		).rejects.toThrow('Invalid Extra Headers: entry 2 repeats a header name (names are case-insensitive), got "X-A"');
+		await expect(trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'NO_SUCH_EVENT'] })).activate()).rejects.toThrow(
+			/^Invalid Events: entry 2 must be one of MESSAGE_SENT_AND_RECEIVED, .*, got "NO_SUCH_EVENT"$/,
+		);
+		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
 	});
 });

@@ -26,29 +26,6 @@ export async function startTestSandbox(): Promise<{ sandbox: Sandbox; credential
 	return { sandbox, credentials: { baseUrl: sandbox.baseUrl, apiToken: DEMO.token } };
 }
 
-/** A sandbox for the tests of one file or describe block: started before them, closed after them. */
-export function testSandbox(): { readonly sandbox: Sandbox; readonly credentials: InboxCredentials } {
-	let started: { sandbox: Sandbox; credentials: InboxCredentials } | undefined;
-	beforeAll(async () => {
-		started = await startTestSandbox();
-	});
-	afterAll(async () => {
-		await started?.sandbox.close();
-	});
-	const get = (): { sandbox: Sandbox; credentials: InboxCredentials } => {
-		if (!started) throw new Error('sandbox not started');
-		return started;
-	};
-	return {
-		get sandbox() {
-			return get().sandbox;
-		},
-		get credentials() {
-			return get().credentials;
-		},
-	};
-}
-
 export interface TriggerParameterInput {
 	integrationId?: string;
 	integrationMode?: 'list' | 'id';
@@ -107,23 +84,36 @@ export function derivedSecretFor(webhookId: string, token: string = DEMO.token):
 		.digest('hex');
 }
 
-export interface DeliveryFixture {
+export interface SandboxFixture {
 	sandbox: Sandbox;
 	credentials: InboxCredentials;
+}
+
+/** A sandbox for the tests of one file (started and stopped around them). */
+export function sandboxForFile(): SandboxFixture {
+	const fixture = {} as SandboxFixture;
+	beforeAll(async () => {
+		Object.assign(fixture, await startTestSandbox());
+	});
+	afterAll(async () => {
+		await fixture.sandbox?.close();
+	});
+	return fixture;
+}
+
+export interface DeliveryFixture extends SandboxFixture {
 	/** stands in for n8n's webhook endpoint; the sandbox delivers to it */
 	endpoint: N8nWebhookEndpointStandIn;
 }
 
 /** A sandbox and a stand-in webhook endpoint for the tests of one file (started and stopped around them). */
 export function sandboxAndEndpoint(): DeliveryFixture {
-	const fixture = {} as DeliveryFixture;
+	const fixture = sandboxForFile() as DeliveryFixture;
 	beforeAll(async () => {
-		Object.assign(fixture, await startTestSandbox());
 		fixture.endpoint = await new N8nWebhookEndpointStandIn().start();
 	});
 	afterAll(async () => {
 		await fixture.endpoint?.stop();
-		await fixture.sandbox?.close();
 	});
 	return fixture;
 }
