@@ -64,10 +64,10 @@ const operationProperties = [
 /**
  * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.
  *
- * Each operation lives in resources/<resource>/<operation>.ts. All of them share one routing
- * shape (helpers/operation.ts): a preSend step that validates the item's input before anything is
- * sent, and one executor (the operation's pagination function) that sends the request(s), checks
- * the status and `success`, pages through lists and unwraps the payload into items.
+ * Each operation lives in resources/<resource>/<operation>.ts and is listed in its resource's
+ * index.ts. n8n's routing engine builds each item's request from the parameters and hands it to the
+ * operation's one function (helpers/operation.ts): check the values, send through the one request
+ * path (shared/transport.ts), page and unwrap, one item per element.
  */
 export class ConversationInbox implements INodeType {
 	description: INodeTypeDescription = {
@@ -105,7 +105,7 @@ export class ConversationInbox implements INodeType {
 			// Trailing slashes stripped here; the preSend step refuses a Base URL not ending in /v2.
 			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
 			json: true,
-			// Status handling is ours (helpers/executor.ts), so the API's own message reaches the user.
+			// Status handling is ours (shared/transport.ts), so the API's own message reaches the user.
 			ignoreHttpStatusErrors: true,
 			headers: {
 				Accept: 'application/json',

@@ -6,19 +6,19 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { WIRE } from '../ConversationInbox/wireNames';
+import { WIRE } from './wireNames';
 import { CHAT_CATEGORY_OPTIONS, ID_PATTERN } from './constants';
 import { firstText, locatorProperty, phoneMatcher, textMatcher } from './locatorModes';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the chat locator's "From List" mode calls. */
-export const SEARCH_CHATS_METHOD = 'searchChats';
+const SEARCH_CHATS_METHOD = 'searchChats';
 
 /**
  * The picker lists chats of every category, one category after the other: open chats first
  * (attendance is the API's default category), closed ones last.
  */
-export const CHAT_PICKER_CATEGORIES = ['attendance', 'queue', 'pinned', 'groups', 'finalized'] as const;
+const CHAT_PICKER_CATEGORIES = ['attendance', 'queue', 'pinned', 'groups', 'finalized'] as const;
 /** Chats asked for per request (the API allows 1-1000). */
 export const CHAT_PICKER_PAGE_SIZE = 100;
 /** One call of the list search stops once it holds this many matching chats... */

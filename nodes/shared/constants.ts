@@ -11,7 +11,11 @@ export const NAME_MAX_LENGTH = 255;
 export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
 export const MAX_TAGS_PER_REMOVAL = 50;
 export const GROUP_JID_SUFFIX = '@g.us';
-export const LID_SUFFIX = '@lid';
+
+/** An option list written as [label, value, description] rows. */
+function choices(rows: Array<[string, string, string]>): INodePropertyOptions[] {
+	return rows.map(([name, value, description]) => ({ name, value, description }));
+}
 
 export const PAGE_SIZE = {
 	tagContacts: { max: 100 },
@@ -134,33 +138,29 @@ export const TRIGGER_TYPE_OPTIONS: INodePropertyOptions[] = [
 export const TRIGGER_TYPES_NEEDING_TAG = ['ADD_TAG_TO_CONTACT', 'REMOVE_TAG_FROM_CONTACT'];
 export const TRIGGER_TYPE_NEEDING_MESSAGE = 'RECEIVE_SPECIFIC_MESSAGE';
 
-export const CHAT_TYPE_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'All', value: 'ALL', description: 'Contacts and groups' },
-	{ name: 'Contact', value: 'CONTACT', description: 'Only one-to-one chats with contacts' },
-	{ name: 'Group', value: 'GROUP', description: 'Only group chats' },
-];
+export const CHAT_TYPE_OPTIONS = choices([
+	['All', 'ALL', 'Contacts and groups'],
+	['Contact', 'CONTACT', 'Only one-to-one chats with contacts'],
+	['Group', 'GROUP', 'Only group chats'],
+]);
 
-export const TEMPLATE_STATUS_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Approved', value: 'APPROVED', description: 'Ready to send' },
-	{ name: 'Pending', value: 'PENDING', description: 'Waiting for review by the provider' },
-	{ name: 'Rejected', value: 'REJECTED', description: 'Refused by the provider' },
-	{ name: 'Disabled', value: 'DISABLED', description: 'Turned off by the provider' },
-	{ name: 'Paused', value: 'PAUSED', description: 'Paused by the provider, e.g. after poor quality' },
-	{ name: 'In Appeal', value: 'IN_APPEAL', description: 'A rejection is being appealed' },
-	{
-		name: 'Pending Deletion',
-		value: 'PENDING_DELETION',
-		description: 'Deleted and waiting to be removed',
-	},
-];
+export const TEMPLATE_STATUS_OPTIONS = choices([
+	['Approved', 'APPROVED', 'Ready to send'],
+	['Pending', 'PENDING', 'Waiting for review by the provider'],
+	['Rejected', 'REJECTED', 'Refused by the provider'],
+	['Disabled', 'DISABLED', 'Turned off by the provider'],
+	['Paused', 'PAUSED', 'Paused by the provider, e.g. after poor quality'],
+	['In Appeal', 'IN_APPEAL', 'A rejection is being appealed'],
+	['Pending Deletion', 'PENDING_DELETION', 'Deleted and waiting to be removed'],
+]);
 
-export const CHAT_CATEGORY_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Attendance', value: 'attendance', description: 'Chats an attendant is serving' },
-	{ name: 'Queue', value: 'queue', description: 'Chats waiting for an attendant' },
-	{ name: 'Groups', value: 'groups', description: 'Group chats' },
-	{ name: 'Finalized', value: 'finalized', description: 'Closed chats' },
-	{ name: 'Pinned', value: 'pinned', description: 'Chats pinned in the inbox' },
-];
+export const CHAT_CATEGORY_OPTIONS = choices([
+	['Attendance', 'attendance', 'Chats an attendant is serving'],
+	['Queue', 'queue', 'Chats waiting for an attendant'],
+	['Groups', 'groups', 'Group chats'],
+	['Finalized', 'finalized', 'Closed chats'],
+	['Pinned', 'pinned', 'Chats pinned in the inbox'],
+]);
 
 /** Attendant filters apply only to these chat categories (API rule). */
 export const CATEGORIES_WITH_ATTENDANTS = ['attendance', 'pinned'];

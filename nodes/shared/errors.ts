@@ -32,7 +32,7 @@ export interface ErrorHints {
 }
 
 /** The API's default error text (spec: Errors), and what it says. */
-export const DEFAULT_API_ERROR_TEXT = 'Erro ao enviar mensagem';
+const DEFAULT_API_ERROR_TEXT = 'Erro ao enviar mensagem';
 const DEFAULT_TEXT_MEANING =
 	'That is the API\'s default error text, Portuguese for "error sending message": the API\'s generic error, it did not say what was wrong.';
 

@@ -1,22 +1,20 @@
 import type {
 	IDataObject,
 	ILoadOptionsFunctions,
-	INode,
 	INodeListSearchItems,
 	INodeListSearchResult,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { runPool } from './pool';
-import { WIRE } from '../ConversationInbox/wireNames';
-import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
+import { WIRE } from './wireNames';
 import { firstText, locatorProperty, textMatcher } from './locatorModes';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the locator's "From List" mode calls. */
-export const SEARCH_INTEGRATIONS_METHOD = 'searchIntegrations';
+const SEARCH_INTEGRATIONS_METHOD = 'searchIntegrations';
 /** Name of the load-options method of multi-select integration fields (chat and trigger filters). */
 export const GET_INTEGRATIONS_METHOD = 'getIntegrations';
 
@@ -69,7 +67,7 @@ const byName = (a: INodePropertyOptions, b: INodePropertyOptions): number =>
 	a.name.localeCompare(b.name);
 
 /** Template checks run side by side in the template picker (one request each). */
-export const TEMPLATE_CHECK_CONCURRENCY = 4;
+const TEMPLATE_CHECK_CONCURRENCY = 4;
 
 type TemplateCheck = 'has-templates' | 'no-templates' | 'unchecked';
 
@@ -152,22 +150,3 @@ export async function getIntegrations(this: ILoadOptionsFunctions): Promise<INod
 		.sort(byName);
 }
 
-/**
- * Checks an integration id read from the locator (`getNodeParameter(name, ..., { extractValue: true })`)
- * against the spec's id rule, so that a wrong value fails with a message naming the field before
- * any request is sent. Returns the trimmed id.
- */
-export function validateIntegrationId(node: INode, raw: unknown, itemIndex?: number): string {
-	const value = typeof raw === 'string' ? raw.trim() : '';
-	if (!ID_PATTERN.test(value)) {
-		throw new NodeOperationError(
-			node,
-			`Integration: ${value === '' ? 'no integration is selected' : `"${value}" ${ID_RULE}`}`,
-			{
-				description: `Pick the integration from the list, or enter its ID (for example ${ID_PLACEHOLDER}).`,
-				itemIndex,
-			},
-		);
-	}
-	return value;
-}

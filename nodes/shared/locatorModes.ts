@@ -13,7 +13,7 @@ import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
  */
 
 /** `ID_PATTERN` without anchors: the editor wraps mode validation regexes in `^...$` itself. */
-export const ID_REGEX_UNANCHORED = ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
+const ID_REGEX_UNANCHORED = ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
 
 export interface LocatorSettings {
 	displayName: string;

@@ -66,7 +66,7 @@ export function cancelSignalOf(context: object): AbortSignal | undefined {
 }
 
 /** The value of a response header (names compared case-insensitively). */
-export function headerValue(headers: unknown, name: string): string | undefined {
+function headerValue(headers: unknown, name: string): string | undefined {
 	if (!headers || typeof headers !== 'object') return undefined;
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {

@@ -5,7 +5,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
-import { WIRE } from '../../nodes/ConversationInbox/wireNames';
+import { WIRE } from '../../nodes/shared/wireNames';
 import { DEMO } from '../sandbox';
 import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
 import { operationsOf } from '../helpers/operations';
@@ -123,12 +123,12 @@ describe('node description', () => {
 		expect(actual.sort()).toEqual([...CONTRACT].sort());
 	});
 
-	test.each(CONTRACT)('%s %s goes through the one executor (preSend, pagination function, capture)', (resource, operation) => {
+	test.each(CONTRACT)('%s %s runs as one function (n8n builds the request, runOperation does the rest; no preSend or postReceive hand-offs)', (resource, operation) => {
 		const option = optionOf(resource, operation);
 		expect(option.routing?.send?.paginate).toBe(true);
-		expect(option.routing?.send?.preSend).toHaveLength(1);
+		expect(option.routing?.send?.preSend).toBeUndefined();
 		expect(typeof option.routing?.operations?.pagination).toBe('function');
-		expect(option.routing?.output?.postReceive).toHaveLength(1);
+		expect(option.routing?.output).toBeUndefined();
 		expect(option.action).toMatch(/^[A-Z][a-z]/);
 		expect(option.description).toBeTruthy();
 	});

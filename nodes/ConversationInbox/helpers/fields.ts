@@ -1,6 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Check } from '../../shared/checks';
+import { oneOf } from '../../shared/checks';
 import { ID_PLACEHOLDER } from '../../shared/constants';
 
 /**
@@ -61,7 +62,7 @@ function sentField(location: Location, property: INodeProperties, check: Check, 
 }
 
 interface SendOptions {
-	/** the API's name, when it differs from the parameter's */
+	/** the API's name (wireNames.ts), when it is not the parameter's name */
 	key?: string;
 	/** sent as this value when added to an Update Fields collection but left empty */
 	cleared?: unknown;
@@ -82,7 +83,26 @@ export function targetOf(field: Field): Target {
 	return { in: sent.in, key: sent.key, label: sent.label };
 }
 
-export const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
+/** A required text field. */
+export function requiredText(
+	options: Pick<INodeProperties, 'displayName' | 'name' | 'placeholder' | 'description'>,
+): INodeProperties {
+	return { type: 'string', required: true, default: '', ...options };
+}
+
+/** A field choosing one value of its `options` (an API enum), checked against that same list. */
+export function choice(
+	location: Location,
+	property: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description' | 'required'> & {
+		options: INodePropertyOptions[];
+	},
+	options: SendOptions & { required?: boolean } = {},
+): Field {
+	const check = oneOf(property.options, { required: options.required });
+	return sentField(location, { type: 'options', ...property }, check, options);
+}
+
+const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
 
 /** The contact's phone number field, as every operation that takes one shows it. */
 export function phoneNumberParameter(options: { description: string; required?: boolean }): INodeProperties {
@@ -99,7 +119,7 @@ export function phoneNumberParameter(options: { description: string; required?: 
 export const LID_EXAMPLE = '123456789012345@lid';
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
-export const ID_HINT = `An ID looks like ${ID_PLACEHOLDER}: "c" followed by 24 lowercase letters or digits`;
+const ID_HINT = `An ID looks like ${ID_PLACEHOLDER}: "c" followed by 24 lowercase letters or digits`;
 
 /**
  * Where to find the IDs of things the API cannot list (so no picker can offer them). Shown as the

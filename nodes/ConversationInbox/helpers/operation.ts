@@ -59,8 +59,11 @@ export interface OperationDefinition {
 	options?: INodeProperties[];
 	/** hints for failed calls that replace the standard ones, or say what to check (errors.ts) */
 	errors?: Omit<ErrorHints, 'assumptions'>;
-	/** request names the spec does not show (wireNames.ts), named in request errors */
-	assumedNames?: readonly string[];
+	/**
+	 * The operation's names in wireNames.ts (the spec does not show them): those its fields send are
+	 * named in request errors, in this order.
+	 */
+	wireNames?: Readonly<Record<string, string>>;
 	/** a further assumption of the operation, named in request errors */
 	assumption?: string;
 }
@@ -159,8 +162,8 @@ function showFor(
 }
 
 /** The error hints of an operation: its own, and the assumptions a request error may come from. */
-function errorHints(definition: OperationDefinition): ErrorHints {
-	const { output, assumedNames = [], assumption } = definition;
+function errorHints(definition: OperationDefinition, assumedNames: string[]): ErrorHints {
+	const { output, assumption } = definition;
 	const parts: string[] = [];
 	if (assumption) parts.push(assumption);
 	if (assumedNames.length > 0) {
@@ -190,6 +193,8 @@ export function defineOperation(definition: OperationDefinition): Operation {
 		fields: fields.flatMap((field) => field.sent),
 		rules: definition.rules ?? [],
 	};
+	const sent = new Set(preparation.fields.map((field) => field.key));
+	const assumed = Object.values(definition.wireNames ?? {}).filter((name) => sent.has(name));
 	return {
 		option: {
 			name: definition.name,
@@ -200,7 +205,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				request: { method: definition.method, url: definition.path },
 				// The whole run is ours (runOperation); n8n's engine builds the request and calls it.
 				send: { paginate: true },
-				operations: { pagination: runOperation(output, preparation, errorHints(definition)) },
+				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed)) },
 			},
 		},
 		properties: [...fields.map((field) => field.property), optionsCollection(definition.method, options)].map(
@@ -210,7 +215,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 }
 
 /** The Operation selector of a resource, options in alphabetical order. */
-export function operationSelector(
+function operationSelector(
 	resource: string,
 	operations: Operation[],
 	defaultOperation: string,

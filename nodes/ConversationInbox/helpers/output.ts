@@ -35,12 +35,6 @@ export function asItemJson(value: unknown): IDataObject {
 	return { value: value as IDataObject[string] };
 }
 
-/** The elements of the list at `path`; a missing list is an empty one. */
-export function listAt(body: unknown, path: string): IDataObject[] {
-	const value = valueAt(body, path);
-	return Array.isArray(value) ? value.map(asItemJson) : [];
-}
-
 /** How a single (non-list) answer becomes output items. */
 export type Unwrap = (body: IDataObject, request: SentRequest) => IDataObject[];
 

@@ -81,7 +81,7 @@ export async function walkOffset(
 		const offsetOf = (index: number): number => start + index * length;
 		// Return All asks for whole pages (a list that grew meanwhile still fits in them); a Limit
 		// asks for no element past it or past the total.
-		const sizeAt = (offset: number): number => Math.min(maxPageSize, end - offset);
+		const sizeAt = (offset: number): number => Math.min(maxPageSize, wanted === Infinity ? Infinity : end - offset);
 		await fetchInOrder(
 			pages,
 			round < 2 ? 1 : concurrency,

@@ -3,7 +3,7 @@ import { body, idParameter, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
 
-export const deleteTrigger = defineOperation({
+export const automationDelete = defineOperation({
 	resource: 'automation',
 	operation: 'delete',
 	name: 'Delete',

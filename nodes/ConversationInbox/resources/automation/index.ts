@@ -1,8 +1,11 @@
 import { resourceProperties } from '../../helpers/operation';
-import { deleteTrigger } from './delete';
-import { stopInChat } from './stopInChat';
-import { update } from './update';
+import { automationDelete } from './delete';
+import { automationStopInChat } from './stopInChat';
+import { automationUpdate } from './update';
 
-export const automationOperations = [update, deleteTrigger, stopInChat];
-
-export const automationProperties = resourceProperties('automation', automationOperations, 'update');
+/** The operations of this resource: one line per operation file. */
+export const automationProperties = resourceProperties('automation', [
+	automationUpdate,
+	automationDelete,
+	automationStopInChat,
+], 'update');

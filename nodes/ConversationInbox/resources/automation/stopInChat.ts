@@ -43,7 +43,7 @@ const stoppedResult: Unwrap = (body) => {
 	return [body.message === undefined ? data : { ...data, message: body.message }];
 };
 
-export const stopInChat = defineOperation({
+export const automationStopInChat = defineOperation({
 	resource: 'automation',
 	operation: 'stopInChat',
 	name: 'Stop in Chat',

@@ -1,4 +1,4 @@
-import { boolean, id, integer, list, oneOf, text } from '../../../shared/checks';
+import { boolean, id, integer, list, text } from '../../../shared/checks';
 import {
 	CHAT_TYPE_OPTIONS,
 	NAME_MAX_LENGTH,
@@ -9,10 +9,10 @@ import {
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
 import type { RequiredWhen } from '../../helpers/fields';
-import { body, idParameter, updateFields, WHERE_TO_FIND } from '../../helpers/fields';
+import { body, choice, idParameter, updateFields, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 // The conditional rules of the spec apply when Trigger Type is among the fields sent.
 const triggerTypeSent = (request: { body?: unknown }): unknown => (request.body as { triggerType?: unknown } | undefined)?.triggerType;
@@ -30,7 +30,7 @@ const needsTag: RequiredWhen = {
  * Fields are sent. The API has no read endpoint for triggers, so a default sent for an untouched
  * field would silently overwrite the live setting.
  */
-export const update = defineOperation({
+export const automationUpdate = defineOperation({
 	resource: 'automation',
 	operation: 'update',
 	name: 'Update',
@@ -39,6 +39,7 @@ export const update = defineOperation({
 		'Edit an automation trigger by its ID. Only the fields added under Update Fields are sent; every other setting of the trigger stays as it is. Returns the updated trigger.',
 	method: 'POST',
 	path: '/automation/edit',
+	wireNames: WIRE.automationEdit,
 	fields: [
 		body(
 			idParameter({
@@ -67,15 +68,14 @@ export const update = defineOperation({
 				placeholder: 'e.g. Greets contacts who write for the first time',
 				description: 'What the trigger is for, 1-255 characters',
 			}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
-			body({
+			choice('body', {
 				displayName: 'Trigger Type',
 				name: 'triggerType',
-				type: 'options',
 				options: TRIGGER_TYPE_OPTIONS,
 				default: 'RECEIVE_ANY_MESSAGE',
 				description:
 					'What makes the automation run. Receive Specific Message also needs Specific Message; the two tag types need Tag ID.',
-			}, oneOf(TRIGGER_TYPE_OPTIONS, { required: true })),
+			}, { required: true }),
 			body({
 				displayName: 'Specific Message',
 				name: 'specificMessage',
@@ -109,14 +109,13 @@ export const update = defineOperation({
 				description:
 					'The channel integrations (messaging lines) the trigger watches; they replace the current ones, and an empty list clears them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			}, list({ ids: true, send: 'array' }), { cleared: [] }),
-			body({
+			choice('body', {
 				displayName: 'Chat Type',
 				name: 'chatType',
-				type: 'options',
 				options: CHAT_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which chats the trigger reacts to',
-			}, oneOf(CHAT_TYPE_OPTIONS, { required: true }), { key: WIRE.automationEdit.chatType }),
+			}, { required: true, key: WIRE.automationEdit.chatType }),
 			body({
 				displayName: 'In Attendance Only',
 				name: 'inAttendance',
@@ -132,14 +131,13 @@ export const update = defineOperation({
 				default: 0,
 				description: 'Minutes to wait before the automation runs (0 = at once)',
 			}, integer({ required: true })),
-			body({
+			choice('body', {
 				displayName: 'Transfer Type',
 				name: 'transferType',
-				type: 'options',
 				options: TRANSFER_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which transfers of the chat the trigger reacts to',
-			}, oneOf(TRANSFER_TYPE_OPTIONS, { required: true }), { key: WIRE.automationEdit.transferType }),
+			}, { required: true, key: WIRE.automationEdit.transferType }),
 			body({
 				displayName: 'Move to Queue',
 				name: 'moveToQueue',
@@ -152,7 +150,6 @@ export const update = defineOperation({
 	errors: {
 		byStatus: { 404: 'Check the Automation Trigger ID, and the IDs under Update Fields (bot, integrations, tag): one does not exist.' },
 	},
-	assumedNames: [WIRE.automationEdit.chatType, WIRE.automationEdit.transferType],
 	assumption:
 		'The node sends only the fields added under Update Fields (it assumes the API edits a trigger partially). If the API asks for the whole trigger, add every field under Update Fields.',
 	output: { kind: 'single', unwrap: pick('data.trigger') },

@@ -1,12 +1,12 @@
 import { text, url } from '../../../shared/checks';
-import { body } from '../../helpers/fields';
+import { body, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
 /** `{origin}/api/v1/bots/{botId}`: an origin with no path of its own, then the bot id. */
-export const BOT_URL_FORM = /^https?:\/\/[^/?#\s]+\/api\/v1\/bots\/[^/?#\s]+$/;
+const BOT_URL_FORM = /^https?:\/\/[^/?#\s]+\/api\/v1\/bots\/[^/?#\s]+$/;
 
-export const create = defineOperation({
+export const botIntegrationCreate = defineOperation({
 	resource: 'botIntegration',
 	operation: 'create',
 	name: 'Create',
@@ -16,25 +16,19 @@ export const create = defineOperation({
 	method: 'POST',
 	path: '/automation/integration-bot/create',
 	fields: [
-		body({
+		body(requiredText({
 			displayName: 'Name',
 			name: 'name',
-			type: 'string',
-			required: true,
-			default: '',
 			placeholder: 'e.g. Sales Bot',
 			description: 'Name of the bot integration, as shown in the platform',
-		}, text({ required: true, min: 1 })),
-		body({
+		}), text({ required: true, min: 1 })),
+		body(requiredText({
 			displayName: 'URL',
 			name: 'url',
-			type: 'string',
-			required: true,
-			default: '',
 			placeholder: 'e.g. https://bots.example.com/api/v1/bots/sales-bot',
 			description:
 				'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}: the address of the bot server, then /api/v1/bots/ and the bot\'s ID',
-		}, url({
+		}), url({
 			required: true,
 			pattern: BOT_URL_FORM,
 			patternRule:

@@ -1,10 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { create } from './create';
+import { botIntegrationCreate } from './create';
 
-export const botIntegrationOperations = [create];
-
-export const botIntegrationProperties = resourceProperties(
-	'botIntegration',
-	botIntegrationOperations,
-	'create',
-);
+/** The operations of this resource: one line per operation file. */
+export const botIntegrationProperties = resourceProperties('botIntegration', [
+	botIntegrationCreate,
+], 'create');

@@ -1,4 +1,4 @@
-import { invalid, isAbsent, list, oneOf } from '../../../shared/checks';
+import { invalid, isAbsent, list } from '../../../shared/checks';
 import {
 	CATEGORIES_WITH_ATTENDANTS,
 	CHAT_CATEGORY_OPTIONS,
@@ -6,24 +6,23 @@ import {
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
 import { GET_USERS_METHOD } from '../../../shared/userOptions';
-import { filters, idHint, listParameter, query, returnAllAndLimit, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
+import { choice, filters, idHint, listParameter, query, returnAllAndLimit, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Rule } from '../../helpers/prepare';
 import { readTarget, subject } from '../../helpers/prepare';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 const W = WIRE.chatList;
 
-const category = query(
+const category = choice(
+	'qs',
 	{
 		displayName: 'Category',
 		name: 'category',
-		type: 'options',
 		options: CHAT_CATEGORY_OPTIONS,
 		default: 'attendance',
 		description: 'Which part of the inbox to list',
 	},
-	oneOf(CHAT_CATEGORY_OPTIONS),
 	{ key: W.category },
 );
 
@@ -50,7 +49,7 @@ const attendantsOnlyWhereServed: Rule = (ctx) => {
 	}
 };
 
-export const getAll = defineOperation({
+export const chatGetAll = defineOperation({
 	resource: 'chat',
 	operation: 'getAll',
 	name: 'Get Many',
@@ -59,6 +58,7 @@ export const getAll = defineOperation({
 		'List the chats of one inbox category (attendance, queue, groups, finalized or pinned), optionally only those of some integrations, sectors, attendants or tags. One item per chat, with the internal ID that Message → Get Many and Automation → Stop in Chat take.',
 	method: 'GET',
 	path: '/inbox/find-all-chats',
+	wireNames: W,
 	fields: [
 		category,
 		...returnAllAndLimit(
@@ -96,7 +96,6 @@ export const getAll = defineOperation({
 		]),
 	],
 	rules: [attendantsOnlyWhereServed],
-	assumedNames: [W.category, W.integrationIds, W.sectorIds, W.attendantIds, W.tagIds],
 	output: {
 		kind: 'list',
 		list: {

@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { getAll } from './getAll';
+import { chatGetAll } from './getAll';
 
-export const chatOperations = [getAll];
-
-export const chatProperties = resourceProperties('chat', chatOperations, 'getAll');
+/** The operations of this resource: one line per operation file. */
+export const chatProperties = resourceProperties('chat', [
+	chatGetAll,
+], 'getAll');

@@ -2,9 +2,9 @@ import { phone } from '../../../shared/checks';
 import { phoneNumberParameter, query } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
-export const get = defineOperation({
+export const customFieldGet = defineOperation({
 	resource: 'customField',
 	operation: 'get',
 	name: 'Get',
@@ -13,6 +13,7 @@ export const get = defineOperation({
 		'Read the custom fields of a contact, found by phone number. Returns one item { fields, assignedTemplateIds }: each field with its ID, key, label, type and value.',
 	method: 'GET',
 	path: '/inbox/get-custom-fields-from-chat',
+	wireNames: WIRE.customFieldsRead,
 	fields: [
 		query(
 			phoneNumberParameter({
@@ -23,7 +24,6 @@ export const get = defineOperation({
 			{ key: WIRE.customFieldsRead.phoneNumber },
 		),
 	],
-	assumedNames: [WIRE.customFieldsRead.phoneNumber],
 	// One item: { fields: [...], assignedTemplateIds: [...] }
 	output: { kind: 'single', unwrap: pick('response.customFields') },
 });

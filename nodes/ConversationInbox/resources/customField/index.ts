@@ -1,7 +1,9 @@
 import { resourceProperties } from '../../helpers/operation';
-import { get } from './get';
-import { upsert } from './upsert';
+import { customFieldGet } from './get';
+import { customFieldUpsert } from './upsert';
 
-export const customFieldOperations = [get, upsert];
-
-export const customFieldProperties = resourceProperties('customField', customFieldOperations, 'get');
+/** The operations of this resource: one line per operation file. */
+export const customFieldProperties = resourceProperties('customField', [
+	customFieldGet,
+	customFieldUpsert,
+], 'get');

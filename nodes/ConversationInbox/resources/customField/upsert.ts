@@ -146,7 +146,7 @@ const withExtraInputs: Rule = (ctx) => {
 /** The assumed extra-field shape (the spec does not show it; README → Assumptions). */
 const EXTRA_FIELD_EXAMPLE = '[{"sourceType": "EXTRA_FIELD", "key": "plan", "valueJson": "gold"}]';
 
-export const upsert = defineOperation({
+export const customFieldUpsert = defineOperation({
 	resource: 'customField',
 	operation: 'upsert',
 	name: 'Create or Update',

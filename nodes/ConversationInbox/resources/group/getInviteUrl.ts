@@ -1,12 +1,12 @@
 import { id, text } from '../../../shared/checks';
 import { GROUP_JID_SUFFIX } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { GROUP_JID_EXAMPLE, query } from '../../helpers/fields';
+import { GROUP_JID_EXAMPLE, query, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
-export const getInviteUrl = defineOperation({
+export const groupGetInviteUrl = defineOperation({
 	resource: 'group',
 	operation: 'getInviteUrl',
 	name: 'Get Invite URL',
@@ -15,6 +15,7 @@ export const getInviteUrl = defineOperation({
 		'Get the full invite URL of a group chat, given the integration the group is on and the group\'s JID (ending in @g.us). Returns { inviteUrl }.',
 	method: 'GET',
 	path: '/group/get-invite-url',
+	wireNames: WIRE.groupInvite,
 	fields: [
 		query(
 			integrationLocatorProperty({
@@ -23,16 +24,13 @@ export const getInviteUrl = defineOperation({
 			id({ required: true }),
 			{ key: WIRE.groupInvite.integrationId },
 		),
-		query({
+		query(requiredText({
 			displayName: 'Group JID',
 			name: 'groupJid',
-			type: 'string',
-			required: true,
-			default: '',
 			placeholder: `e.g. ${GROUP_JID_EXAMPLE}`,
 			description:
 				'Channel ID of the group: digits followed by @g.us. A group chat\'s channel chat ID is its JID.',
-		}, text({
+		}), text({
 			required: true,
 			trim: true,
 			// The spec's rule: it ends with @g.us (and names a group before it).
@@ -42,7 +40,6 @@ export const getInviteUrl = defineOperation({
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
 		}), { key: WIRE.groupInvite.groupJid }),
 	],
-	assumedNames: [WIRE.groupInvite.integrationId, WIRE.groupInvite.groupJid],
 	// { inviteUrl }
 	output: { kind: 'single', unwrap: pick('response') },
 });

@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { getInviteUrl } from './getInviteUrl';
+import { groupGetInviteUrl } from './getInviteUrl';
 
-export const groupOperations = [getInviteUrl];
-
-export const groupProperties = resourceProperties('group', groupOperations, 'getInviteUrl');
+/** The operations of this resource: one line per operation file. */
+export const groupProperties = resourceProperties('group', [
+	groupGetInviteUrl,
+], 'getInviteUrl');

@@ -4,7 +4,7 @@ import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { confirm } from '../../helpers/output';
 
-export const deleteIntegration = defineOperation({
+export const integrationDelete = defineOperation({
 	resource: 'integration',
 	operation: 'delete',
 	name: 'Delete',

@@ -4,7 +4,7 @@ import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
-export const disconnect = defineOperation({
+export const integrationDisconnect = defineOperation({
 	resource: 'integration',
 	operation: 'disconnect',
 	name: 'Disconnect',

@@ -1,7 +1,7 @@
 import { returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 
-export const getAll = defineOperation({
+export const integrationGetAll = defineOperation({
 	resource: 'integration',
 	operation: 'getAll',
 	name: 'Get Many',

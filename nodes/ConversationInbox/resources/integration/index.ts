@@ -1,13 +1,13 @@
 import { resourceProperties } from '../../helpers/operation';
-import { deleteIntegration } from './delete';
-import { disconnect } from './disconnect';
-import { getAll } from './getAll';
-import { validatePhoneNumber } from './validatePhoneNumber';
+import { integrationDelete } from './delete';
+import { integrationDisconnect } from './disconnect';
+import { integrationGetAll } from './getAll';
+import { integrationValidatePhoneNumber } from './validatePhoneNumber';
 
-export const integrationOperations = [getAll, disconnect, deleteIntegration, validatePhoneNumber];
-
-export const integrationProperties = resourceProperties(
-	'integration',
-	integrationOperations,
-	'getAll',
-);
+/** The operations of this resource: one line per operation file. */
+export const integrationProperties = resourceProperties('integration', [
+	integrationGetAll,
+	integrationDisconnect,
+	integrationDelete,
+	integrationValidatePhoneNumber,
+], 'getAll');

@@ -4,7 +4,7 @@ import { body, phoneNumberParameter } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
-export const validatePhoneNumber = defineOperation({
+export const integrationValidatePhoneNumber = defineOperation({
 	resource: 'integration',
 	operation: 'validatePhoneNumber',
 	name: 'Validate Phone Number',

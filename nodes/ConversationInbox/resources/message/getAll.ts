@@ -3,11 +3,11 @@ import { PAGE_SIZE } from '../../../shared/constants';
 import { chatLocatorProperty } from '../../../shared/chatLocator';
 import { query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 const W = WIRE.messageList;
 
-export const getAll = defineOperation({
+export const messageGetAll = defineOperation({
 	resource: 'message',
 	operation: 'getAll',
 	name: 'Get Many',
@@ -16,6 +16,7 @@ export const getAll = defineOperation({
 		'List the messages of one chat, given its internal ID; one item per message',
 	method: 'GET',
 	path: '/inbox/find-messages-from-inbox',
+	wireNames: W,
 	fields: [
 		query(
 			chatLocatorProperty({
@@ -29,7 +30,6 @@ export const getAll = defineOperation({
 			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages; one item per message`,
 		),
 	],
-	assumedNames: [W.chatInternalId],
 	output: {
 		kind: 'list',
 		list: {

@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { getAll } from './getAll';
+import { messageGetAll } from './getAll';
 
-export const messageOperations = [getAll];
-
-export const messageProperties = resourceProperties('message', messageOperations, 'getAll');
+/** The operations of this resource: one line per operation file. */
+export const messageProperties = resourceProperties('message', [
+	messageGetAll,
+], 'getAll');

@@ -1,10 +1,10 @@
 import { text } from '../../../shared/checks';
 import { COLOR_PATTERN, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { additionalFields, body } from '../../helpers/fields';
+import { additionalFields, body, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
-export const create = defineOperation({
+export const tagCreate = defineOperation({
 	resource: 'tag',
 	operation: 'create',
 	name: 'Create',
@@ -14,16 +14,13 @@ export const create = defineOperation({
 	method: 'POST',
 	path: '/tag/create',
 	fields: [
-		body({
+		body(requiredText({
 			displayName: 'Name',
 			name: 'name',
-			type: 'string',
-			required: true,
-			default: '',
 			placeholder: 'e.g. VIP Customer',
 			description:
 				'Name of the tag, 1-255 characters. Must be unique in the company; names are case-sensitive.',
-		}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
+		}), text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
 		additionalFields([
 			body({
 				displayName: 'Color',

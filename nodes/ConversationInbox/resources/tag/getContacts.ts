@@ -7,7 +7,7 @@ import { defineOperation } from '../../helpers/operation';
 import type { PageConcurrency } from '../../helpers/paging';
 import type { Rule } from '../../helpers/prepare';
 import { subject, writeTarget } from '../../helpers/prepare';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 /** Both query parameters are the one Tag field of the panel, given By ID or By Name. */
 const tagId = { in: 'qs', key: 'tagId', label: 'Tag' } as const;
@@ -121,7 +121,7 @@ const CONCURRENCY_OPTIONS: INodeProperties[] = [
 	}),
 ];
 
-export const getContacts = defineOperation({
+export const tagGetContacts = defineOperation({
 	resource: 'tag',
 	operation: 'getContacts',
 	name: 'Get Contacts',

@@ -1,8 +1,11 @@
 import { resourceProperties } from '../../helpers/operation';
-import { create } from './create';
-import { getContacts } from './getContacts';
-import { removeFromContact } from './removeFromContact';
+import { tagCreate } from './create';
+import { tagGetContacts } from './getContacts';
+import { tagRemoveFromContact } from './removeFromContact';
 
-export const tagOperations = [create, removeFromContact, getContacts];
-
-export const tagProperties = resourceProperties('tag', tagOperations, 'create');
+/** The operations of this resource: one line per operation file. */
+export const tagProperties = resourceProperties('tag', [
+	tagCreate,
+	tagRemoveFromContact,
+	tagGetContacts,
+], 'create');

@@ -40,7 +40,7 @@ const tagNames = body(
 	list({ max: MAX_TAGS_PER_REMOVAL, itemMin: 1, itemMax: NAME_MAX_LENGTH, entriesAreExact: true, send: 'array' }),
 );
 
-export const removeFromContact = defineOperation({
+export const tagRemoveFromContact = defineOperation({
 	resource: 'tag',
 	operation: 'removeFromContact',
 	name: 'Remove From Contact',

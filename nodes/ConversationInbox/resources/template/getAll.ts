@@ -1,11 +1,11 @@
-import { id, oneOf, text } from '../../../shared/checks';
+import { id, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { filters, query, returnAllAndLimit } from '../../helpers/fields';
+import { choice, filters, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { AssumptionFailed } from '../../helpers/output';
 import type { ListSpec } from '../../helpers/paging';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 const STATUS = WIRE.templateList.status;
 
@@ -24,7 +24,7 @@ const verifyStatus: ListSpec['verify'] = (templates, query) => {
 	);
 };
 
-export const getAll = defineOperation({
+export const templateGetAll = defineOperation({
 	resource: 'template',
 	operation: 'getAll',
 	name: 'Get Many',
@@ -33,6 +33,7 @@ export const getAll = defineOperation({
 		'List the provider message templates (e.g. WhatsApp templates) of an official-channel integration, optionally only those in one review status or matching a search text; one item per template',
 	method: 'GET',
 	path: '/provider-template/list',
+	wireNames: WIRE.templateList,
 	fields: [
 		query(
 			integrationLocatorProperty({
@@ -55,17 +56,15 @@ export const getAll = defineOperation({
 				description: 'Only templates whose name or content contains this text',
 				hint: 'At most 255 characters',
 			}, text({ max: NAME_MAX_LENGTH }), { key: WIRE.templateList.search }),
-			query({
+			choice('qs', {
 				displayName: 'Status',
 				name: 'status',
-				type: 'options',
 				options: TEMPLATE_STATUS_OPTIONS,
 				default: 'APPROVED',
 				description: 'Only templates in this review status',
-			}, oneOf(TEMPLATE_STATUS_OPTIONS), { key: WIRE.templateList.status }),
+			}, { key: WIRE.templateList.status }),
 		]),
 	],
-	assumedNames: [WIRE.templateList.integrationId, WIRE.templateList.status, WIRE.templateList.search],
 	output: {
 		kind: 'list',
 		list: {

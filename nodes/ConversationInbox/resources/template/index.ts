@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { getAll } from './getAll';
+import { templateGetAll } from './getAll';
 
-export const templateOperations = [getAll];
-
-export const templateProperties = resourceProperties('template', templateOperations, 'getAll');
+/** The operations of this resource: one line per operation file. */
+export const templateProperties = resourceProperties('template', [
+	templateGetAll,
+], 'getAll');

@@ -1,7 +1,7 @@
 import { returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 
-export const getAll = defineOperation({
+export const userGetAll = defineOperation({
 	resource: 'user',
 	operation: 'getAll',
 	name: 'Get Many',

@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { getAll } from './getAll';
+import { userGetAll } from './getAll';
 
-export const userOperations = [getAll];
-
-export const userProperties = resourceProperties('user', userOperations, 'getAll');
+/** The operations of this resource: one line per operation file. */
+export const userProperties = resourceProperties('user', [
+	userGetAll,
+], 'getAll');

@@ -1,17 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { id, integer, keyValueList, oneOf, url } from '../../../shared/checks';
+import { id, integer, keyValueList, url } from '../../../shared/checks';
 import {
 	HTTP_METHOD_OPTIONS,
 	TRANSFER_TYPE_OPTIONS,
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { additionalFields, body } from '../../helpers/fields';
+import { additionalFields, body, choice, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { AssumptionFailed, pick } from '../../helpers/output';
-import { WIRE } from '../../wireNames';
+import { WIRE } from '../../../shared/wireNames';
 
 const ECHOED = [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType];
 
@@ -34,7 +34,7 @@ const createdWebhook: Unwrap = (body, request) => {
 	);
 };
 
-export const create = defineOperation({
+export const webhookCreate = defineOperation({
 	resource: 'webhook',
 	operation: 'create',
 	name: 'Create',
@@ -43,6 +43,7 @@ export const create = defineOperation({
 		'Register a URL that the platform calls on one kind of event (e.g. message received) of a channel integration. The API cannot list or delete webhooks afterwards. Returns the webhook.',
 	method: 'POST',
 	path: '/integration/webhook/create',
+	wireNames: WIRE.webhookCreate,
 	fields: [
 		body(
 			integrationLocatorProperty({
@@ -50,33 +51,28 @@ export const create = defineOperation({
 			}),
 			id({ required: true }),
 		),
-		body({
+		body(requiredText({
 			displayName: 'URL',
 			name: 'url',
-			type: 'string',
-			required: true,
-			default: '',
 			placeholder: 'e.g. https://example.com/hooks/inbox',
 			description: 'Absolute http(s) address the API calls for each event',
-		}, url({ required: true })),
-		body({
+		}), url({ required: true })),
+		choice('body', {
 			displayName: 'Event Type',
 			name: 'type',
-			type: 'options',
 			required: true,
 			options: WEBHOOK_EVENT_OPTIONS,
 			default: 'MESSAGE_RECEIVED',
 			description: 'Which event calls the webhook',
-		}, oneOf(WEBHOOK_EVENT_OPTIONS, { required: true }), { key: WIRE.webhookCreate.eventType }),
-		body({
+		}, { required: true, key: WIRE.webhookCreate.eventType }),
+		choice('body', {
 			displayName: 'Method',
 			name: 'method',
-			type: 'options',
 			required: true,
 			options: HTTP_METHOD_OPTIONS,
 			default: 'POST',
 			description: 'HTTP method of the call',
-		}, oneOf(HTTP_METHOD_OPTIONS, { required: true }), { key: WIRE.webhookCreate.method }),
+		}, { required: true, key: WIRE.webhookCreate.method }),
 		additionalFields([
 			body({
 				displayName: 'Delay Minutes',
@@ -117,16 +113,14 @@ export const create = defineOperation({
 					},
 				],
 			}, keyValueList('header')),
-			body({
+			choice('body', {
 				displayName: 'Transfer Type',
 				name: 'transferType',
-				type: 'options',
 				options: TRANSFER_TYPE_OPTIONS,
 				default: 'ALL',
 				description: 'Which transfers fire the webhook',
-			}, oneOf(TRANSFER_TYPE_OPTIONS), { key: WIRE.webhookCreate.transferType }),
+			}, { key: WIRE.webhookCreate.transferType }),
 		]),
 	],
-	assumedNames: [WIRE.webhookCreate.method, WIRE.webhookCreate.eventType, WIRE.webhookCreate.transferType],
 	output: { kind: 'single', unwrap: createdWebhook },
 });

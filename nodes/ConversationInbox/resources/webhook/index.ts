@@ -1,6 +1,7 @@
 import { resourceProperties } from '../../helpers/operation';
-import { create } from './create';
+import { webhookCreate } from './create';
 
-export const webhookOperations = [create];
-
-export const webhookProperties = resourceProperties('webhook', webhookOperations, 'create');
+/** The operations of this resource: one line per operation file. */
+export const webhookProperties = resourceProperties('webhook', [
+	webhookCreate,
+], 'create');
