@@ -102,8 +102,8 @@ export class ConversationInbox implements INodeType {
 		// No `codex` here: it lives in ConversationInbox.node.json only. n8n's loader takes a class
 		// codex over the file's, which dropped the file's documentation links.
 		requestDefaults: {
-			// Trailing slashes stripped here; the preSend step refuses a Base URL not ending in /v2.
-			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
+			// Checked and normalised before anything is sent (helpers/prepare.ts, normalizeBaseUrl).
+			baseURL: '={{ $credentials.baseUrl }}',
 			json: true,
 			// Status handling is ours (shared/transport.ts), so the API's own message reaches the user.
 			ignoreHttpStatusErrors: true,

@@ -9,6 +9,7 @@ import type {
 import { WIRE } from './wireNames';
 import { CHAT_CATEGORY_OPTIONS, ID_PATTERN } from './constants';
 import { firstText, locatorProperty, phoneMatcher, textMatcher } from './locatorModes';
+import { LIST_AT, objectsAt } from './answers';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the chat locator's "From List" mode calls. */
@@ -72,15 +73,6 @@ function tokenOf(position: Position): string | undefined {
 	return category === undefined ? undefined : `${category}:${position.offset}`;
 }
 
-function chatsOf(body: IDataObject): IDataObject[] {
-	const list = (body.response as IDataObject | undefined)?.chats;
-	return Array.isArray(list)
-		? (list as unknown[]).filter(
-				(chat): chat is IDataObject => !!chat && typeof chat === 'object' && !Array.isArray(chat),
-			)
-		: [];
-}
-
 const CATEGORY_LABELS = new Map(
 	CHAT_CATEGORY_OPTIONS.map((option) => [String(option.value), option.name]),
 );
@@ -137,7 +129,7 @@ export async function searchChats(
 			qs: { [W.category]: category, [W.offset]: position.offset, [W.limit]: CHAT_PICKER_PAGE_SIZE },
 		});
 		requests++;
-		const chats = chatsOf(body);
+		const chats = objectsAt(body, LIST_AT.chats);
 		for (const chat of chats) {
 			const { id, name, phoneNumber, chatId } = chatFields(chat);
 			if (!id) continue;

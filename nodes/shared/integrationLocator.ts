@@ -11,6 +11,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { runPool } from './pool';
 import { WIRE } from './wireNames';
 import { firstText, locatorProperty, textMatcher } from './locatorModes';
+import { LIST_AT, objectsAt } from './answers';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the locator's "From List" mode calls. */
@@ -49,16 +50,10 @@ interface IntegrationRecord extends IDataObject {
 	connectionStatus?: string;
 }
 
-function integrationsOf(body: IDataObject): IntegrationRecord[] {
-	const response = body.response as IDataObject | undefined;
-	const list = response?.integrations;
-	return Array.isArray(list) ? (list as IntegrationRecord[]) : [];
-}
-
 /** Every integration of the company that has an id (GET /integration/list: the whole list). */
 async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
 	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
-	return integrationsOf(body).filter(
+	return (objectsAt(body, LIST_AT.integrations) as IntegrationRecord[]).filter(
 		(integration) => typeof integration.id === 'string' && integration.id !== '',
 	);
 }

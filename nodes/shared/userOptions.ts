@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { firstText } from './locatorModes';
+import { LIST_AT, objectsAt } from './answers';
 import { inboxApiRequest } from './transport';
 
 /** Name of the load-options method of multi-select user (attendant) fields. */
@@ -13,9 +14,8 @@ export const GET_USERS_METHOD = 'getUsers';
  */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/user/list' });
-	const users = (body.data as IDataObject | undefined)?.users;
-	return (Array.isArray(users) ? (users as IDataObject[]) : [])
-		.filter((entry) => !!entry && typeof entry.id === 'string' && entry.id !== '')
+	return objectsAt(body, LIST_AT.users)
+		.filter((entry) => typeof entry.id === 'string' && entry.id !== '')
 		.map((entry) => {
 			const person = (entry.user ?? {}) as IDataObject;
 			return {

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { valueAt } from '../../shared/answers';
+
 /**
  * Output unwrapping: the API wraps payloads in `data` or `response` (api-spec.md, per endpoint);
  * users get the resource itself.
@@ -17,16 +19,6 @@ export class AssumptionFailed extends Error {
 		super(message);
 		this.name = 'AssumptionFailed';
 	}
-}
-
-/** The value at a dotted path (`data.tag`, `response.paging.after`). */
-export function valueAt(source: unknown, path: string): unknown {
-	let current: unknown = source;
-	for (const part of path.split('.')) {
-		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as IDataObject)[part];
-	}
-	return current;
 }
 
 /** JSON for an n8n item: objects as they are, anything else under `value`. */

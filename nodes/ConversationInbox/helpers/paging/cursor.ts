@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../output';
+import { valueAt } from '../../../shared/answers';
 import type { CursorPaging } from './index';
 import { PAGING_NAME_OPTIONS } from './index';
 import type { Sink, Walk } from './walk';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fetchInOrder } from '../../../shared/pool';
-import { valueAt } from '../output';
+import { valueAt } from '../../../shared/answers';
 import type { OffsetPaging } from './index';
 import { PAGING_NAME_OPTIONS } from './index';
 import type { Sink, Walk } from './walk';

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { AssumptionFailed, asItemJson, valueAt } from '../output';
+import { valueAt } from '../../../shared/answers';
+import { AssumptionFailed, asItemJson } from '../output';
 import type { ListSpec, PagingNames } from './index';
 
 /**

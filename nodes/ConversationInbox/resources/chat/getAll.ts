@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import { invalid, isAbsent, list } from '../../../shared/checks';
 import {
 	CATEGORIES_WITH_ATTENDANTS,
@@ -99,7 +100,7 @@ export const chatGetAll = defineOperation({
 	output: {
 		kind: 'list',
 		list: {
-			itemsPath: 'response.chats',
+			itemsPath: LIST_AT.chats,
 			paging: {
 				kind: 'offset',
 				offsetKey: W.offset,

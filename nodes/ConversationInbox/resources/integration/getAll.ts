@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import { returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 
@@ -17,6 +18,6 @@ export const integrationGetAll = defineOperation({
 	],
 	output: {
 		kind: 'list',
-		list: { itemsPath: 'response.integrations', paging: { kind: 'whole' } },
+		list: { itemsPath: LIST_AT.integrations, paging: { kind: 'whole' } },
 	},
 });

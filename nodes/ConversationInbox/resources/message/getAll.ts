@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import { id } from '../../../shared/checks';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { chatLocatorProperty } from '../../../shared/chatLocator';
@@ -33,7 +34,7 @@ export const messageGetAll = defineOperation({
 	output: {
 		kind: 'list',
 		list: {
-			itemsPath: 'response.messages',
+			itemsPath: LIST_AT.messages,
 			paging: {
 				kind: 'offset',
 				offsetKey: W.offset,

@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { id, isAbsent, isLocatorValue, missing, text } from '../../../shared/checks';
@@ -146,7 +147,7 @@ export const tagGetContacts = defineOperation({
 	output: {
 		kind: 'list',
 		list: {
-			itemsPath: 'data.contacts',
+			itemsPath: LIST_AT.tagContacts,
 			paging: {
 				kind: 'offset',
 				offsetKey: WIRE.tagContacts.offset,

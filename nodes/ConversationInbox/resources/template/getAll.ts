@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import { id, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
 import { integrationLocatorProperty } from '../../../shared/integrationLocator';
@@ -68,7 +69,7 @@ export const templateGetAll = defineOperation({
 	output: {
 		kind: 'list',
 		list: {
-			itemsPath: 'response.templates',
+			itemsPath: LIST_AT.templates,
 			paging: {
 				kind: 'cursor',
 				pageSizeKey: WIRE.templateList.pageSize,

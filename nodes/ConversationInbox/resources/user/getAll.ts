@@ -1,3 +1,4 @@
+import { LIST_AT } from '../../../shared/answers';
 import { returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 
@@ -15,5 +16,5 @@ export const userGetAll = defineOperation({
 			'The API returns the whole list in one answer; Limit keeps the first ones. One item per user.',
 		),
 	],
-	output: { kind: 'list', list: { itemsPath: 'data.users', paging: { kind: 'whole' } } },
+	output: { kind: 'list', list: { itemsPath: LIST_AT.users, paging: { kind: 'whole' } } },
 });
