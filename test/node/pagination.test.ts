@@ -10,7 +10,7 @@ import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-w
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
-import { CONTACT_PAGE_CONCURRENCY } from '../../nodes/ConversationInbox/resources/tag/getContacts';
+import { PAGE_CONCURRENCY as CONTACT_PAGE_CONCURRENCY } from '../../nodes/ConversationInbox/helpers/options';
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 

@@ -1,6 +1,6 @@
 import type { IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import type { Paging } from './paging';
+import type { PageConcurrency, Paging } from './paging';
 import { assumedNames, PAGING_NAME_OPTIONS } from './paging';
 
 /**
@@ -120,3 +120,44 @@ export function optionsCollection(method: IHttpRequestMethods, extra: INodePrope
 	};
 }
 
+
+/**
+ * Options → Concurrent Page Requests of an offset list: pages fetched at the same time once the
+ * first two have shown how the API pages (paging/offset.ts).
+ *
+ * Default 4. The API publishes no rate limit, so the default stays modest: four small reads at once
+ * is fewer than the six connections any browser opens to one host, and one Retry-After holds all
+ * four back (one retry gate per item). It is also the smallest value that makes a big list at least
+ * 3x faster than paging one by one: 10 000 contacts = 100 pages = 2 + 25 round trips instead of 100
+ * (with 3 it would be 2 + 33: 2.9x). Users of an API that tolerates more (or less) set 1-10; 1 fetches
+ * the pages one after the other.
+ */
+export const PAGE_CONCURRENCY: PageConcurrency = {
+	parameter: 'options.concurrentPageRequests',
+	label: 'Concurrent Page Requests',
+	default: 4,
+	max: 10,
+};
+
+/**
+ * The option, shown only when more than one page can be needed: Return All, or a Limit above one
+ * page. n8n's display rules AND their conditions, so the OR takes two entries of the same name (one
+ * value; n8n keeps it while either entry is shown, and drops it with a Limit of one page, where it
+ * would change nothing).
+ */
+export function concurrencyOptions(pageSize: number, elements: string): INodeProperties[] {
+	const option = (show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties => ({
+		displayName: 'Concurrent Page Requests',
+		name: 'concurrentPageRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: PAGE_CONCURRENCY.max, numberPrecision: 0 },
+		// = PAGE_CONCURRENCY.default (n8n's lint wants the literal here)
+		default: 4,
+		description: `How many pages of ${pageSize} ${elements} to fetch at the same time once the first two have shown how the API pages (1 = one after the other). Output stays in the API's order. When the API answers 429 Too Many Requests, all of them wait.`,
+		displayOptions: { show },
+	});
+	return [
+		option({ '/returnAll': [true] }),
+		option({ '/returnAll': [false], '/limit': [{ _cnd: { gt: pageSize } }] }),
+	];
+}

@@ -5,7 +5,7 @@ import { id, isAbsent, isLocatorValue, missing, text } from '../../../shared/che
 import { ID_PATTERN, ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
 import { idHint, returnAllAndLimit, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
-import type { PageConcurrency } from '../../helpers/paging';
+import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import type { Rule } from '../../helpers/prepare';
 import { subject, writeTarget } from '../../helpers/prepare';
 import { WIRE } from '../../../shared/wireNames';
@@ -78,50 +78,6 @@ const tagRule: Rule = (ctx) => {
 	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 
-/**
- * Pages fetched at the same time after the first one (which gives the total).
- *
- * Default 4. The API publishes no rate limit, so the default stays modest: four small reads at once
- * is fewer than the six connections any browser opens to one host, and one Retry-After holds all
- * four back (one retry gate per item). It is also the smallest value that makes a big tag at least
- * 3x faster than paging one by one: 10 000 contacts = 100 pages = 1 + 25 round trips instead of 100
- * (with 3 it would be 1 + 33: 2.9x). Users of an API that tolerates more (or less) set 1-10; 1 fetches
- * the pages one after the other.
- */
-export const CONTACT_PAGE_CONCURRENCY: PageConcurrency = {
-	parameter: 'options.concurrentPageRequests',
-	label: 'Concurrent Page Requests',
-	default: 4,
-	max: 10,
-};
-
-/**
- * The option, shown only when more than one page can be needed: Return All, or a Limit above one
- * page. n8n's display rules AND their conditions, so the OR takes two entries of the same name (one
- * value; n8n keeps it while either entry is shown, and drops it with a Limit of one page, where it
- * would change nothing).
- */
-function concurrencyOption(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
-	return {
-		displayName: 'Concurrent Page Requests',
-		name: 'concurrentPageRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: CONTACT_PAGE_CONCURRENCY.max, numberPrecision: 0 },
-		// = CONTACT_PAGE_CONCURRENCY.default (n8n's lint wants the literal here)
-		default: 4,
-		description: `How many pages of ${PAGE_SIZE.tagContacts.max} contacts to fetch at the same time after the first one (1 = one after the other). Output stays in the API's order. When the API answers 429 Too Many Requests, all of them wait.`,
-		displayOptions: { show },
-	};
-}
-
-const CONCURRENCY_OPTIONS: INodeProperties[] = [
-	concurrencyOption({ '/returnAll': [true] }),
-	concurrencyOption({
-		'/returnAll': [false],
-		'/limit': [{ _cnd: { gt: PAGE_SIZE.tagContacts.max } }],
-	}),
-];
-
 export const tagGetContacts = defineOperation({
 	resource: 'tag',
 	operation: 'getContacts',
@@ -139,7 +95,7 @@ export const tagGetContacts = defineOperation({
 		),
 	],
 	rules: [tagRule],
-	options: CONCURRENCY_OPTIONS,
+	options: concurrencyOptions(PAGE_SIZE.tagContacts.max, 'contacts'),
 	errors: {
 		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },
 		noReason: 'Check the Tag: its ID, or its exact name (case-sensitive).',
@@ -154,7 +110,7 @@ export const tagGetContacts = defineOperation({
 				pageSizeKey: WIRE.tagContacts.limit,
 				maxPageSize: PAGE_SIZE.tagContacts.max,
 				totalPath: 'data.total',
-				concurrency: CONTACT_PAGE_CONCURRENCY,
+				concurrency: PAGE_CONCURRENCY,
 				// An identical contact twice means the list moved while it was paged. Identical as a
 				// whole: one number on two chats, or LID-only contacts without a number, all stay.
 				dedupe: true,
