@@ -187,7 +187,7 @@ describe('Options → Concurrent Page Requests', () => {
 	)!;
 	const entries = (options.options as INodeProperties[]).filter((o) => o.name === 'concurrentPageRequests');
 
-	test('a number 1-10, default 4, only on Tag → Get Contacts', () => {
+	test('a number 1-10, default 4, on the offset lists only (Tag → Get Contacts, Chat → Get Many, Message → Get Many)', () => {
 		expect(entries).toHaveLength(2);
 		for (const entry of entries) {
 			expect(entry).toMatchObject({
@@ -197,10 +197,10 @@ describe('Options → Concurrent Page Requests', () => {
 				typeOptions: { minValue: 1, maxValue: 10 },
 			});
 		}
-		const elsewhere = description.properties
-			.filter((p) => p.name === 'options' && !p.displayOptions?.show?.operation?.includes('getContacts'))
-			.flatMap((p) => (p.options as INodeProperties[]).map((o) => o.name));
-		expect(elsewhere).not.toContain('concurrentPageRequests');
+		const withOption = description.properties
+			.filter((p) => p.name === 'options' && (p.options as INodeProperties[]).some((o) => o.name === 'concurrentPageRequests'))
+			.map((p) => `${p.displayOptions?.show?.resource}.${p.displayOptions?.show?.operation}`);
+		expect(withOption.sort()).toEqual(['chat.getAll', 'message.getAll', 'tag.getContacts']);
 		expect((options.options as INodeProperties[]).map((o) => o.displayName)).toEqual([
 			'Concurrent Page Requests',
 			'Concurrent Page Requests',

@@ -159,10 +159,37 @@ describe('pages capped below the size asked (pageSizeCap), under 429s, 5xx and t
 		['messages', 2],
 		['templates', 25],
 	])('%s capped at %i, a 429 storm: the whole list, each once; every request refused once and retried once', async (walk, cap) => {
-		const got = await complete(walk, { pageSizeCap: cap }, [storm(walk)]);
+		// One page after the other (concurrent pages would share the storm's refusals unevenly).
+		const got = await complete(walk, { pageSizeCap: cap }, [storm(walk)], walk === 'templates' ? {} : { options: { concurrentPageRequests: 1 } });
 		const ok = count(walk, 200);
 		expect(count(walk, 429)).toBe(ok);
 		expect(ok).toBe(Math.ceil(got.length / cap) + (got.length % cap === 0 ? 1 : 0));
+	});
+});
+
+describe('chats and messages fetched ahead (offset, no total), pages capped below the size asked', () => {
+	// 12 chats in pages of 2, 5 messages in pages of 1: the faulted pages come after the first two,
+	// which go one after the other.
+	test.each<[Walk, number]>([
+		['chats', 2],
+		['messages', 1],
+	])('%s capped at %i (concurrency 4), a 429 and a 503 on two pages: the whole list, each once, in order; each faulted page sent twice', async (walk, cap) => {
+		const faulted = [String(2 * cap), String(3 * cap)];
+		const got = await complete(walk, { pageSizeCap: cap }, [
+			{ path: WALKS[walk].path, query: { offset: faulted[0] }, kind: 'status', status: 429, retryAfterSeconds: 0 },
+			{ path: WALKS[walk].path, query: { offset: faulted[1] }, kind: 'status', status: 503 },
+		]);
+		const byOffset: Record<string, number[]> = {};
+		for (const r of pageCalls(walk)) (byOffset[r.query.offset] ??= []).push(r.status);
+		expect(byOffset[faulted[0]]).toEqual([429, 200]);
+		expect(byOffset[faulted[1]]).toEqual([503, 200]);
+		// Every page of the list once (its last, short or empty, page included), and at most 3
+		// (concurrency - 1) requested past the end.
+		const pages = Math.floor(got.length / cap) + 1;
+		const offsets = Object.keys(byOffset).map(Number).sort((a, b) => a - b);
+		expect(offsets.slice(0, pages)).toEqual(Array.from({ length: pages }, (_, i) => i * cap));
+		expect(offsets.length - pages).toBeLessThanOrEqual(3);
+		expect(Object.entries(byOffset).filter(([offset]) => !faulted.includes(offset)).every(([, list]) => list.length === 1)).toBe(true);
 	});
 });
 

@@ -9,6 +9,7 @@ import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
 import { GET_USERS_METHOD } from '../../../shared/userOptions';
 import { choice, filters, idHint, listParameter, query, returnAllAndLimit, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
+import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import type { Rule } from '../../helpers/prepare';
 import { readTarget, subject } from '../../helpers/prepare';
 import { WIRE } from '../../../shared/wireNames';
@@ -63,7 +64,7 @@ export const chatGetAll = defineOperation({
 	fields: [
 		category,
 		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.chats.max} chats; one item per chat`,
+			`Fetched in pages of up to ${PAGE_SIZE.chats.max} chats, several at a time (Options → Concurrent Page Requests); one item per chat`,
 		),
 		filters([
 			attendantIds,
@@ -97,6 +98,7 @@ export const chatGetAll = defineOperation({
 		]),
 	],
 	rules: [attendantsOnlyWhereServed],
+	options: concurrencyOptions(PAGE_SIZE.chats.max, 'chats'),
 	output: {
 		kind: 'list',
 		list: {
@@ -106,6 +108,7 @@ export const chatGetAll = defineOperation({
 				offsetKey: W.offset,
 				pageSizeKey: W.limit,
 				maxPageSize: PAGE_SIZE.chats.max,
+				concurrency: PAGE_CONCURRENCY,
 			},
 		},
 	},

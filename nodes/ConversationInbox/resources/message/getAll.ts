@@ -4,6 +4,7 @@ import { PAGE_SIZE } from '../../../shared/constants';
 import { chatLocatorProperty } from '../../../shared/chatLocator';
 import { query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
+import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import { WIRE } from '../../../shared/wireNames';
 
 const W = WIRE.messageList;
@@ -28,9 +29,10 @@ export const messageGetAll = defineOperation({
 			{ key: W.chatInternalId },
 		),
 		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages; one item per message`,
+			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages, several at a time (Options → Concurrent Page Requests); one item per message`,
 		),
 	],
+	options: concurrencyOptions(PAGE_SIZE.messages.max, 'messages'),
 	output: {
 		kind: 'list',
 		list: {
@@ -40,6 +42,7 @@ export const messageGetAll = defineOperation({
 				offsetKey: W.offset,
 				pageSizeKey: W.limit,
 				maxPageSize: PAGE_SIZE.messages.max,
+				concurrency: PAGE_CONCURRENCY,
 			},
 		},
 	},
