@@ -11,6 +11,7 @@ import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { PAGE_CONCURRENCY as CONTACT_PAGE_CONCURRENCY } from '../../nodes/ConversationInbox/helpers/options';
+import { MAX_PAGES_PER_WALK } from '../../nodes/ConversationInbox/helpers/paging/walk';
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
@@ -125,6 +126,16 @@ describe('Limit: exactly that many, no page it does not need, the last page asks
 		expect(ctx.sandbox.maxInFlight).toBe(2);
 		expect(out).toHaveLength(350);
 	});
+});
+
+describe('a big tag: its total, not the last-resort cap, bounds the walk', () => {
+	test(`1 050 contacts in pages of one (the API caps the page size): all of them, in ${CONTACTS} requests, past the ${MAX_PAGES_PER_WALK}-page cap`, async () => {
+		ctx.sandbox.setVariants({ pageSizeCap: 1 });
+		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(10) }) });
+		expect(phones(out)).toEqual(members());
+		expect(ctx.sandbox.requests).toHaveLength(CONTACTS);
+		expect(CONTACTS).toBeGreaterThan(MAX_PAGES_PER_WALK);
+	}, 60_000);
 });
 
 describe('the tag changes while it is paged', () => {

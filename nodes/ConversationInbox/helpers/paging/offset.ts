@@ -63,6 +63,7 @@ export async function walkOffset(
 		at += list.length;
 		const short = list.length === 0 || list.length < Math.min(longest, size);
 		longest = Math.max(longest, list.length);
+		if (total !== undefined) walk.expect(Math.ceil(total / Math.max(longest, 1)));
 		if (short) {
 			// A short page ends the list, unless the total says more is there (it shrank meanwhile).
 			ended = list.length === 0 || total === undefined || at >= total;

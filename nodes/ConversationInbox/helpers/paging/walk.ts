@@ -15,7 +15,10 @@ import type { ListSpec, PagingNames } from './index';
  */
 export type SendPage = (query: IDataObject, signal?: AbortSignal) => Promise<IDataObject>;
 
-/** The last-resort cap of one walk: a walk that has not ended after this many pages is stopped. */
+/**
+ * The last-resort cap of one walk: a walk that has not ended after this many pages is stopped. A
+ * list that gives its total may take more: twice the pages its total needs (walk.expect).
+ */
 export const MAX_PAGES_PER_WALK = 1000;
 
 /**
@@ -83,6 +86,7 @@ export interface Suspect {
  */
 export class Walk {
 	private pages = 0;
+	private budget = MAX_PAGES_PER_WALK;
 	private previous: string[] | undefined;
 
 	constructor(
@@ -92,11 +96,16 @@ export class Walk {
 		private readonly describeNames: string,
 	) {}
 
+	/** The API's total says the list takes `pages` pages: a bigger list is not an endless one. */
+	expect(pages: number): void {
+		this.budget = Math.max(MAX_PAGES_PER_WALK, 2 * pages);
+	}
+
 	async send(query: IDataObject, signal?: AbortSignal): Promise<IDataObject> {
-		if (++this.pages > MAX_PAGES_PER_WALK) {
+		if (++this.pages > this.budget) {
 			throw new PagingStopped(
-				`The list did not end after ${MAX_PAGES_PER_WALK} pages`,
-				`The node stopped paging ${this.spec.itemsPath} after ${MAX_PAGES_PER_WALK} requests for one item, so that a list that never ends cannot flood the API. If the API really holds more, turn Return All off and set a Limit; if each page repeats data, the API may name the paging parameters differently from ${this.describeNames}: set them under Options.`,
+				`The list did not end after ${this.budget} pages`,
+				`The node stopped paging ${this.spec.itemsPath} after ${this.budget} requests for one item, so that a list that never ends cannot flood the API. If the API really holds more, turn Return All off and set a Limit; if each page repeats data, the API may name the paging parameters differently from ${this.describeNames}: set them under Options.`,
 			);
 		}
 		return await this.sendPage(query, signal);
