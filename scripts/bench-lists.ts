@@ -122,7 +122,7 @@ export const LIST_CASES: ListCase[] = [
 		resource: 'tag',
 		operation: 'getContacts',
 		bare: { tagId: DEMO.tags.big.id },
-		ours: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
+		ours: { resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value: DEMO.tags.big.id }, returnAll: true },
 		// The API gives the total: stop after the page that reaches it (no extra empty page).
 		httpRequest: (baseUrl) =>
 			httpRequestParameters(`${baseUrl}/tag/list-contacts`, { tagId: DEMO.tags.big.id, limit: '100' }, 'offset', '={{ $pageCount * 100 }}', '={{ ($pageCount * 100) >= $response.body.data.total }}'),

@@ -27,8 +27,8 @@ interface ScalePoint {
 }
 
 const POINTS: ScalePoint[] = [
-	{ key: 'tag', elements: 10_000, warmUp: { tagId: DEMO.tags.vip.id } },
-	{ key: 'tag', elements: 100_000, warmUp: { tagId: DEMO.tags.vip.id } },
+	{ key: 'tag', elements: 10_000, warmUp: { tag: { __rl: true, mode: 'id', value: DEMO.tags.vip.id } } },
+	{ key: 'tag', elements: 100_000, warmUp: { tag: { __rl: true, mode: 'id', value: DEMO.tags.vip.id } } },
 	{ key: 'chats', elements: 20_000, warmUp: { category: 'pinned' } },
 ];
 
