@@ -542,11 +542,11 @@ async function main(): Promise<void> {
 		if (pageConcurrency === undefined) throw new Error('the built node declares no Concurrent Page Requests for Tag → Get Contacts');
 		const nodeVersion = spawnSync(install.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
-		log(`sandbox: ${JSON.stringify(SIZES)}, latency ${LATENCY_MS} ms`);
 		sandbox = await startSandbox({ quiet: true, latencyMs: LATENCY_MS });
 		let lists: ListResult[] = [];
 		let burstRuns: Record<BurstTarget, BurstResult[]> | undefined;
 		if (LIST_CASES.some((c) => ONLY.has(c.key)) || ONLY.has('trigger')) {
+			log(`sandbox: ${JSON.stringify(SIZES)}, latency ${LATENCY_MS} ms`);
 			seedLists(sandbox, SIZES);
 			log(`starting n8n ${install.version}`);
 			stack = await startN8nStack({
@@ -575,10 +575,12 @@ async function main(): Promise<void> {
 		console.log('');
 		console.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; n8n ${install.version} (${N8N_VERSIONS['2']}) on ${nodeVersion}, SQLite; bench on Node ${process.version}`);
 		console.log(`n8n settings: ${Object.keys(N8N_ENV).length ? Object.entries(N8N_ENV).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults (expression engine vm, pool size 1)"}`);
-		console.log(`Sandbox API in the bench process on 127.0.0.1: ${SIZES.tagContacts} contacts on one tag, ${SIZES.chats} chats in category ${CHAT_CATEGORY}, ${SIZES.messages} messages in one chat, ${SIZES.templates} templates; ${LATENCY_MS} ms injected latency per request.`);
-		console.log(`Lists: node executionTime from runData, median of ${RUNS} runs after 1 warm-up. HTTP Request node v${HTTP_REQUEST_VERSION} with its Pagination option, Header Auth credential. Page concurrency of the bare client: ${pageConcurrency} (Tag → Get Contacts' default Concurrent Page Requests).`);
-		console.log('');
-		if (lists.length) printLists(lists);
+		if (lists.length) {
+			console.log(`Sandbox API in the bench process on 127.0.0.1: ${SIZES.tagContacts} contacts on one tag, ${SIZES.chats} chats in category ${CHAT_CATEGORY}, ${SIZES.messages} messages in one chat, ${SIZES.templates} templates; ${LATENCY_MS} ms injected latency per request.`);
+			console.log(`Lists: node executionTime from runData, median of ${RUNS} runs after 1 warm-up. HTTP Request node v${HTTP_REQUEST_VERSION} with its Pagination option, Header Auth credential. Page concurrency of the bare client: ${pageConcurrency} (Tag → Get Contacts' default Concurrent Page Requests).`);
+			console.log('');
+			printLists(lists);
+		}
 		const triggerRatio = burstRuns ? printBursts(burstRuns) : undefined;
 
 		if (ONLY.has('scale')) await measureScale({ install, packed, sandbox, runs: SCALE_RUNS, env: N8N_ENV });
