@@ -477,17 +477,17 @@ function printLists(lists: ListResult[]): void {
 /** Issue 16's targets, each against the ratio measured in this run. */
 function printTargets(lists: ListResult[], tarball: { bytes: number }, triggerRatio: number | undefined): void {
 	console.log('');
-	console.log('Targets (issue 16; ratios from this run)');
+	console.log('Targets (issue 16; ratios from this run, to 3 decimals: the verdict compares them unrounded)');
 	for (const { item, bareConcurrency, ours, http, bare } of lists) {
 		const target = TARGETS[item.key];
 		if (ours.median.items !== bare.items) console.log(`  ${item.key}: our node returned ${ours.median.items} items, the bare client ${bare.items}: NOT THE SAME LIST`);
 		if (target.vsHttpRequest !== undefined) {
 			const x = http.median.nodeMs / ours.median.nodeMs;
-			console.log(`  ${item.key}: ${ratio(x)} faster than HTTP Request (target ≥ ${target.vsHttpRequest}×) → ${verdict(x >= target.vsHttpRequest)}`);
+			console.log(`  ${item.key}: ${x.toFixed(3)}× faster than HTTP Request (target ≥ ${target.vsHttpRequest}×) → ${verdict(x >= target.vsHttpRequest)}`);
 		}
 		if (target.vsBare !== undefined) {
 			const y = ours.median.nodeMs / bare.median;
-			console.log(`  ${item.key}: ${ratio(y)} the bare fetch client at ${atConcurrency(bareConcurrency)} (target ≤ ${target.vsBare}×) → ${verdict(y <= target.vsBare)}`);
+			console.log(`  ${item.key}: ${y.toFixed(3)}× the bare fetch client at ${atConcurrency(bareConcurrency)} (target ≤ ${target.vsBare}×) → ${verdict(y <= target.vsBare)}`);
 		}
 	}
 	if (triggerRatio !== undefined) console.log(`  trigger: ${ratio(triggerRatio)} the Webhook node (target ≤ ${TRIGGER_TARGET}×) → ${verdict(triggerRatio <= TRIGGER_TARGET)}`);
