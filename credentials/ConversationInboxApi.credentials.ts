@@ -1,8 +1,10 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -42,14 +44,18 @@ export class ConversationInboxApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiToken}}',
-			},
-		},
-	};
+	/**
+	 * `Authorization: Bearer <token>` on every request. A function rather than the generic
+	 * `=Bearer {{$credentials.apiToken}}` block: n8n resolves that expression anew for every request
+	 * (in n8n 2.x through its expression engine), which a plain string needs not.
+	 */
+	authenticate: IAuthenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiToken)}` },
+	});
 
 	// GET /user/list is cheap, has no parameters and needs a valid token.
 	test: ICredentialTestRequest = {

@@ -1,22 +1,29 @@
 /**
- * The performance benchmark of issue 8, in one real n8n (2.41.1) with the packed package, against
- * the sandbox API (10 000 contacts on one tag, 2 000 templates, 5 000 chats, 20 ms injected latency
- * per request). Prints a table; asserts nothing (speed is not a test).
+ * The performance benchmark (issues 8 and 16), in one real n8n (2.41.1) with the packed package,
+ * against the sandbox API (10 000 contacts on one tag = 100 pages, 10 000 chats in one category = 10
+ * pages of 1 000, 5 000 messages in one chat = 5 pages of 1 000, 2 000 templates = 8 pages of 250;
+ * 20 ms injected latency per request). Prints tables; asserts nothing (speed is not a test).
  *
  *   npm run bench            (= ts-node --transpile-only scripts/bench.ts)
  *   options: --runs 5 --latency 20 --burst 500 --burst-runs 3 --burst-concurrency 20
- *            --only tag,templates,chats,trigger   (a subset of the cases; default all)
+ *            --only tag,chats,messages,templates,trigger,scale   (a subset of the cases; default all but scale)
+ *            --scale-runs 3                       (measured runs per scale point, scripts/bench-scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *            --trigger-version 2                  (typeVersion of our trigger in the burst; 1 for the old one)
  *            --queue [--workers 2]                (only the trigger burst: one process vs queue mode, see mainQueue)
  *
- * Per list case the figure is the node's own `executionTime` in the execution's runData (what n8n
- * shows as the node's run time), median of `--runs` runs after one warm-up, for
- *   - our node (Return All), and
+ * Per list case (scripts/bench-lists.ts) the figure is the node's own `executionTime` in the
+ * execution's runData (what n8n shows as the node's run time), median of `--runs` runs after one
+ * warm-up, for
+ *   - our node (Return All, its default Concurrent Page Requests, read from the built node),
  *   - n8n's HTTP Request node with its own pagination (same page size, same Authorization header
- *     through a Header Auth credential), which is what a user would otherwise build;
- * against the floor: unavoidable round trips × latency.
+ *     through a Header Auth credential), which is what a user would otherwise build, and
+ *   - the bare fetch client (scripts/bench-bare-client.mjs): the same walk as plain fetch + JSON, at
+ *     the tag contacts' default concurrency where the list allows it (speculative offset pages for
+ *     chats and messages, as the issue asks of the node);
+ * against the floor: unavoidable round trips × latency. The ratios are taken in the same run and
+ * compared with the issue's targets.
  *
  * The trigger case sends a burst of deliveries straight from this process to the production URL
  * (bounded concurrency) and takes the time from the first send until the last of the executions
@@ -27,31 +34,54 @@
  * the end, also on failure. Uses the e2e harness (test/e2e/harness) for provisioning, packing,
  * installing, starting n8n, the owner, API key and credentials.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { option, textOption } from './bench-options';
+import {
+	CHAT_CATEGORY,
+	declaredConcurrency,
+	LIST_CASES,
+	listWorkflow,
+	log,
+	measureBareClient,
+	measureList,
+	median,
+	ms,
+	printTable,
+	ratio,
+	seedLists,
+	verdict,
+	type BareClient,
+	type ListCase,
+	type ListKey,
+	type ListSizes,
+	type Measured,
+	type Sample,
+} from './bench-lists';
+import { measureScale } from './bench-scale';
 import { DEMO, startSandbox } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
-import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
+import { importAndActivate, type E2EContext } from '../test/e2e/harness/context';
 import type { CredentialRecord, WorkflowDefinition, WorkflowNode, WorkflowRecord } from '../test/e2e/harness/n8n-client';
 import { buildPackage, packPackage, type PackedPackage } from '../test/e2e/harness/package';
 import { N8N_VERSIONS, provisionN8n, REPO_ROOT } from '../test/e2e/harness/provision';
 import { describeMemory, describeStartup, startQueueStack, type QueueStack } from '../test/e2e/harness/queue-stack';
 import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
-import { ACTION_NODE_TYPE, chainWorkflow, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../test/e2e/harness/workflows';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../test/e2e/harness/workflows';
 
 // ---- options --------------------------------------------------------------------------------
 
 const LATENCY_MS = option('latency', 20);
 const RUNS = Math.max(1, Math.round(option('runs', 5)));
+const SCALE_RUNS = Math.max(1, Math.round(option('scale-runs', 3)));
 const BURST = Math.max(1, Math.round(option('burst', 500)));
 const BURST_RUNS = Math.max(1, Math.round(option('burst-runs', 3)));
 const BURST_CONCURRENCY = Math.max(1, Math.round(option('burst-concurrency', 20)));
-const ONLY = new Set((textOption('only') ?? 'tag,templates,chats,trigger').split(','));
+const ONLY = new Set((textOption('only') ?? 'tag,chats,messages,templates,trigger').split(','));
 const CPU_PROFILE_DIR = textOption('cpu-prof');
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
@@ -65,31 +95,23 @@ const TRIGGER_VERSION = option('trigger-version', 2);
 const QUEUE = process.argv.includes('--queue');
 const QUEUE_WORKERS = Math.max(1, Math.round(option('workers', 2)));
 const REQUIRE_RUNS = 7;
-const SEED = { contactsOnBigTag: 10_000, templates: 2_000, chats: 5_000 };
-/** Our node's default (CONTACT_PAGE_CONCURRENCY in resources/tag/getContacts.ts). */
-const TAG_CONCURRENCY = 4;
+/** Issue 16: every list has many pages. */
+const SIZES: ListSizes = { tagContacts: 10_000, chats: 10_000, messages: 5_000, templates: 2_000 };
 const HTTP_REQUEST_VERSION = 4.2;
 
-const TARGETS = {
-	tagVsHttpRequest: 3,
-	listVsFloor: 1.1,
-	triggerVsWebhook: 1.1,
-	tarballBytes: 100 * 1024,
+/** Issue 16's targets, as ratios measured in the same run. */
+const TARGETS: Record<ListKey, { vsHttpRequest?: number; vsBare?: number }> = {
+	tag: { vsHttpRequest: 4, vsBare: 1.15 },
+	chats: { vsHttpRequest: 2.5, vsBare: 1.15 },
+	messages: { vsHttpRequest: 2.5 },
+	templates: { vsBare: 1.1 },
 };
+const TRIGGER_TARGET = 1.1;
+const TARBALL_TARGET_BYTES = 60 * 1024;
 
 // ---- small helpers --------------------------------------------------------------------------
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-const median = (values: number[]): number => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-const ms = (value: number): string => `${value.toFixed(0)} ms`;
-const ratio = (value: number): string => `${value.toFixed(2)}×`;
-const log = (text: string): void => void process.stderr.write(`[bench] ${text}\n`);
 
 /** Runs `task(0..count-1)` with at most `limit` at a time. */
 async function pool(count: number, limit: number, task: (index: number) => Promise<void>): Promise<void> {
@@ -100,209 +122,6 @@ async function pool(count: number, limit: number, task: (index: number) => Promi
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
-// ---- list cases -----------------------------------------------------------------------------
-
-interface ListCase {
-	key: 'tag' | 'templates' | 'chats';
-	label: string;
-	/** the API path, to count pages in the sandbox's request log */
-	path: string;
-	ours: Record<string, unknown>;
-	httpRequest: (baseUrl: string) => Record<string, unknown>;
-	/** parameters of scripts/bench-bare-client.mjs for the same walk */
-	bare: Record<string, unknown>;
-}
-
-const qs = (parameters: Record<string, string>): Record<string, unknown> => ({
-	sendQuery: true,
-	specifyQuery: 'keypair',
-	queryParameters: { parameters: Object.entries(parameters).map(([name, value]) => ({ name, value })) },
-});
-
-/** The HTTP Request node as a user configures it: GET, Header Auth credential, Pagination option. */
-function httpRequestParameters(url: string, query: Record<string, string>, pagination: Record<string, unknown>): Record<string, unknown> {
-	return {
-		method: 'GET',
-		url,
-		authentication: 'genericCredentialType',
-		genericAuthType: 'httpHeaderAuth',
-		...qs(query),
-		options: { pagination: { pagination: { limitPagesFetched: false, requestInterval: 0, ...pagination } } },
-	};
-}
-
-const LIST_CASES: ListCase[] = [
-	{
-		key: 'tag',
-		label: 'tag contacts Return All (offset, 100/page, total)',
-		path: '/v2/tag/list-contacts',
-		bare: { tagId: DEMO.tags.big.id, concurrency: TAG_CONCURRENCY },
-		ours: { resource: 'tag', operation: 'getContacts', tagId: DEMO.tags.big.id, returnAll: true },
-		httpRequest: (baseUrl) =>
-			httpRequestParameters(
-				`${baseUrl}/tag/list-contacts`,
-				{ tagId: DEMO.tags.big.id, limit: '100' },
-				{
-					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount * 100 }}' }] },
-					paginationCompleteWhen: 'other',
-					// The API gives the total: stop after the page that reaches it (no extra empty page).
-					completeExpression: '={{ ($pageCount * 100) >= $response.body.data.total }}',
-				},
-			),
-	},
-	{
-		key: 'templates',
-		label: 'templates Return All (cursor, 250/page)',
-		path: '/v2/provider-template/list',
-		bare: { integrationId: DEMO.integrations.official.id },
-		ours: {
-			resource: 'template',
-			operation: 'getAll',
-			integrationId: { __rl: true, mode: 'id', value: DEMO.integrations.official.id },
-			returnAll: true,
-		},
-		httpRequest: (baseUrl) =>
-			httpRequestParameters(
-				`${baseUrl}/provider-template/list`,
-				{ integrationId: DEMO.integrations.official.id, limit: '250' },
-				{
-					paginationMode: 'updateAParameterInEachRequest',
-					// n8n resolves the pagination parameters before the first request too ($pageCount 0,
-					// no $response yet); an empty query value is "no cursor" for the API.
-					parameters: { parameters: [{ type: 'qs', name: 'after', value: "={{ $pageCount === 0 ? '' : $response.body.response.paging.after }}" }] },
-					paginationCompleteWhen: 'other',
-					completeExpression: '={{ $response.body.response.paging.hasNext !== true }}',
-				},
-			),
-	},
-	{
-		key: 'chats',
-		label: 'chats Return All (offset, 1000/page, no total)',
-		path: '/v2/inbox/find-all-chats',
-		bare: { category: 'attendance' },
-		ours: { resource: 'chat', operation: 'getAll', category: 'attendance', returnAll: true },
-		httpRequest: (baseUrl) =>
-			httpRequestParameters(
-				`${baseUrl}/inbox/find-all-chats`,
-				{ category: 'attendance', limit: '1000' },
-				{
-					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount * 1000 }}' }] },
-					paginationCompleteWhen: 'other',
-					completeExpression: '={{ $response.body.response.chats.length < 1000 }}',
-				},
-			),
-	},
-];
-
-interface Sample {
-	/** the node's executionTime from runData */
-	nodeMs: number;
-	/** the execution's stoppedAt − startedAt */
-	executionMs: number;
-	items: number;
-	pages: number;
-	maxInFlight: number;
-	/** per request: arrival → answer at the API (latency + handler), median */
-	apiPerRequestMs: number;
-}
-
-interface Measured {
-	samples: Sample[];
-	median: Sample;
-}
-
-type RunData = Record<string, Array<{ executionTime?: number; data?: { main: Array<unknown[] | null> } }>>;
-
-function summarize(samples: Sample[]): Measured {
-	const pick = (f: (s: Sample) => number): number => median(samples.map(f));
-	return {
-		samples,
-		median: {
-			nodeMs: pick((s) => s.nodeMs),
-			executionMs: pick((s) => s.executionMs),
-			items: pick((s) => s.items),
-			pages: pick((s) => s.pages),
-			maxInFlight: pick((s) => s.maxInFlight),
-			apiPerRequestMs: pick((s) => s.apiPerRequestMs),
-		},
-	};
-}
-
-const NODE = 'List';
-
-/** Webhook (answers its first item when the list node finished) → the list node. */
-function listWorkflow(name: string, parameters: Record<string, unknown>, nodeType: string, typeVersion: number, credential: CredentialRecord, credentialType: string): WorkflowDefinition {
-	const path = `bench-${randomUUID()}`;
-	const definition = chainWorkflow(name, path, [{ name: NODE, type: nodeType, typeVersion, parameters }], credential);
-	// Only the first item goes back over HTTP: what is measured is the node, not the answer.
-	const webhook = definition.nodes[0];
-	webhook.parameters = { ...webhook.parameters, responseData: 'firstEntryJson' };
-	const node = definition.nodes[1];
-	node.credentials = { [credentialType]: { id: credential.id, name: credential.name } };
-	return definition;
-}
-
-async function runList(ctx: E2EContext, workflow: WorkflowRecord, path: string): Promise<Sample> {
-	const { client, sandbox } = ctx;
-	sandbox.clearRequests();
-	const known = await client.executionIds(workflow.id);
-	const response = await client.callWebhook(webhookPathOf(workflow), {});
-	if (response.status !== 200) throw new Error(`webhook of "${workflow.name}" answered ${response.status}: ${response.text.slice(0, 500)}`);
-	const [execution] = await client.waitForExecutions(workflow.id, known, 1, 120_000);
-	if (execution.status !== 'success') {
-		throw new Error(`execution ${execution.id} of "${workflow.name}" ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {}).slice(0, 1500)}`);
-	}
-	const runData = execution.data.resultData.runData as unknown as RunData;
-	const task = runData[NODE]?.[0];
-	if (!task || typeof task.executionTime !== 'number') throw new Error(`execution ${execution.id}: no executionTime for node "${NODE}"`);
-	const requests = sandbox.requests.filter((r) => r.path === path);
-	const perRequest = requests.filter((r) => r.answeredAt !== undefined).map((r) => (r.answeredAt as number) - r.at);
-	return {
-		nodeMs: task.executionTime,
-		executionMs: Date.parse(execution.stoppedAt ?? execution.startedAt) - Date.parse(execution.startedAt),
-		items: task.data?.main[0]?.length ?? 0,
-		pages: requests.length,
-		maxInFlight: sandbox.maxInFlight,
-		apiPerRequestMs: perRequest.length ? median(perRequest) : 0,
-	};
-}
-
-async function measureList(ctx: E2EContext, workflow: WorkflowRecord, path: string, label: string): Promise<Measured> {
-	await runList(ctx, workflow, path); // warm-up: modules, connections, expression engine
-	const samples: Sample[] = [];
-	for (let run = 0; run < RUNS; run++) samples.push(await runList(ctx, workflow, path));
-	const m = summarize(samples);
-	log(`${label}: ${samples.map((s) => s.nodeMs).join(', ')} ms → median ${m.median.nodeMs} ms (${m.median.items} items, ${m.median.pages} requests)`);
-	return m;
-}
-
-interface BareClient {
-	median: number;
-	runs: number[];
-	pages: number;
-	items: number;
-}
-
-/**
- * The same walk by a bare fetch + JSON client in its own process on n8n's Node
- * (scripts/bench-bare-client.mjs): the floor that the API and network actually allow. Async spawn:
- * the sandbox answers from this process's event loop.
- */
-async function measureBareClient(nodeBinary: string, item: ListCase, sandbox: Sandbox): Promise<BareClient> {
-	const args = [join(REPO_ROOT, 'scripts', 'bench-bare-client.mjs'), item.key, sandbox.baseUrl, sandbox.token, String(RUNS), JSON.stringify(item.bare)];
-	const child = spawn(nodeBinary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-	if (code !== 0) throw new Error(`bare client ${item.key} exited ${code}: ${stderr}`);
-	const result = JSON.parse(stdout.trim()) as Omit<BareClient, 'median'>;
-	log(`bare client ${item.key}: ${result.runs.join(', ')} ms → median ${median(result.runs)} ms (${result.items} items, ${result.pages} requests)`);
-	return { ...result, median: median(result.runs) };
-}
 
 // ---- trigger burst --------------------------------------------------------------------------
 
@@ -575,6 +394,14 @@ function requireTimes(nodeBinary: string): RequireTimes {
 	return { ours: median(samples.map((s) => s.ours)), n8nWorkflow: median(samples.map((s) => s.n8nWorkflow)) };
 }
 
+/** The tarball as `npm pack --dry-run` reports it (of the built repo). */
+function tarballSize(): { bytes: number; files: number } {
+	const result = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`npm pack --dry-run failed: ${result.stderr}`);
+	const [info] = JSON.parse(result.stdout) as Array<{ size: number; entryCount: number }>;
+	return { bytes: info.size, files: info.entryCount };
+}
+
 /** The trigger table; returns our median over the Webhook node v2's. */
 function printBursts(runs: Record<BurstTarget, BurstResult[]>): number {
 	const { trigger: triggerRuns, plain: plainRuns, plainV1: plainV1Runs } = runs;
@@ -592,19 +419,111 @@ function printBursts(runs: Record<BurstTarget, BurstResult[]>): number {
 	return tMed / pMed;
 }
 
-// ---- the table ------------------------------------------------------------------------------
+// ---- the list table -------------------------------------------------------------------------
 
-function printTable(rows: string[][], leftColumns = 1): void {
-	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-	for (const [index, row] of rows.entries()) {
-		console.log(row.map((cell, column) => (column < leftColumns ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
-		if (index === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-	}
+interface ListResult {
+	item: ListCase;
+	/** our node's declared Concurrent Page Requests default; undefined: one page after the other */
+	oursConcurrency: number | undefined;
+	bareConcurrency: number;
+	ours: Measured;
+	http: Measured;
+	bare: BareClient;
+	ours0?: Measured;
+	http0?: Measured;
+	workflows: WorkflowRecord[];
 }
 
-const verdict = (met: boolean): string => (met ? 'MET' : 'MISSED');
+/** Requests a walk cannot do without: ⌈items/size⌉ when the end is known, else the full pages and the short (or empty) one after them. */
+const neededRequests = (item: ListCase, items: number): number =>
+	item.paging === 'untilShort' ? Math.floor(items / item.pageSize) + 1 : Math.max(1, Math.ceil(items / item.pageSize));
+
+/** Round trips for `requests` when the first goes alone and the rest `concurrency` at a time. */
+const roundTrips = (requests: number, concurrency: number): number => 1 + Math.ceil((requests - 1) / concurrency);
+
+const atConcurrency = (concurrency: number | undefined): string => (concurrency && concurrency > 1 ? `concurrency ${concurrency}` : 'one page at a time');
+
+function printLists(lists: ListResult[]): void {
+	const rows: string[][] = [['case', 'client', 'items', 'requests', 'in flight', 'median', 'at 0 ms latency', 'API per request', 'vs latency floor', 'vs bare client', 'vs HTTP Request']];
+	for (const { item, oursConcurrency, bareConcurrency, ours, http, bare, ours0, http0 } of lists) {
+		const needed = neededRequests(item, bare.items);
+		const floor = roundTrips(needed, bareConcurrency) * LATENCY_MS;
+		const row = (client: string, items: string, m: Sample, zero: Measured | undefined, faster: string): string[] => [
+			'',
+			client,
+			items,
+			String(m.pages),
+			String(m.maxInFlight),
+			ms(m.nodeMs),
+			zero ? ms(zero.median.nodeMs) : '',
+			ms(m.apiPerRequestMs),
+			ratio(m.nodeMs / floor),
+			ratio(m.nodeMs / bare.median),
+			faster,
+		];
+		rows.push([item.label, '', '', '', '', '', '', '', '', '', '']);
+		rows.push(row(`our node (${atConcurrency(oursConcurrency)})`, String(ours.median.items), ours.median, ours0, `${ratio(http.median.nodeMs / ours.median.nodeMs)} faster`));
+		rows.push(row('HTTP Request node pagination', `${http.median.items} (pages)`, http.median, http0, '1.00×'));
+		rows.push(['', `bare fetch client (${atConcurrency(bareConcurrency)})`, String(bare.items), String(bare.pages), String(bare.maxInFlight), ms(bare.median), '', '', ratio(bare.median / floor), '1.00×', '']);
+		if (bareConcurrency > 1) rows.push(['', 'floor: requests × latency', '', String(needed), '1', ms(needed * LATENCY_MS), '', '', '', '', '']);
+		const floorLabel = bareConcurrency > 1 ? `floor: (1 + ⌈(requests−1)/${bareConcurrency}⌉) × latency` : 'floor: requests × latency';
+		rows.push(['', floorLabel, '', String(needed), String(bareConcurrency), ms(floor), '', '', '1.00×', '', '']);
+	}
+	printTable(rows, 2);
+	console.log('Columns: median = the node\'s executionTime; at 0 ms latency = the same node, same data, latency switched off (the cost of the requests themselves: n8n\'s request path, transfer, JSON, items, API handler); API per request = median arrival → answer at the sandbox (latency + handler); in flight = the most requests the sandbox had at once; latency floor = unavoidable round trips × latency at the bare client\'s concurrency; bare fetch client = the same walk by plain fetch + JSON in its own process on n8n\'s Node (scripts/bench-bare-client.mjs), i.e. what the API and network allow any client.');
+	console.log('HTTP Request outputs one item per page (the raw body); our node outputs one item per element.');
+}
+
+/** Issue 16's targets, each against the ratio measured in this run. */
+function printTargets(lists: ListResult[], tarball: { bytes: number }, triggerRatio: number | undefined): void {
+	console.log('');
+	console.log('Targets (issue 16; ratios from this run, to 3 decimals: the verdict compares them unrounded)');
+	for (const { item, bareConcurrency, ours, http, bare } of lists) {
+		const target = TARGETS[item.key];
+		if (ours.median.items !== bare.items) console.log(`  ${item.key}: our node returned ${ours.median.items} items, the bare client ${bare.items}: NOT THE SAME LIST`);
+		if (target.vsHttpRequest !== undefined) {
+			const x = http.median.nodeMs / ours.median.nodeMs;
+			console.log(`  ${item.key}: ${x.toFixed(3)}× faster than HTTP Request (target ≥ ${target.vsHttpRequest}×) → ${verdict(x >= target.vsHttpRequest)}`);
+		}
+		if (target.vsBare !== undefined) {
+			const y = ours.median.nodeMs / bare.median;
+			console.log(`  ${item.key}: ${y.toFixed(3)}× the bare fetch client at ${atConcurrency(bareConcurrency)} (target ≤ ${target.vsBare}×) → ${verdict(y <= target.vsBare)}`);
+		}
+	}
+	if (triggerRatio !== undefined) console.log(`  trigger: ${ratio(triggerRatio)} the Webhook node (target ≤ ${TRIGGER_TARGET}×) → ${verdict(triggerRatio <= TRIGGER_TARGET)}`);
+	console.log(`  tarball: ${(tarball.bytes / 1024).toFixed(1)} KB (target < ${TARBALL_TARGET_BYTES / 1024} KB) → ${verdict(tarball.bytes < TARBALL_TARGET_BYTES)}`);
+}
 
 // ---- main -----------------------------------------------------------------------------------
+
+/** Each selected list case: our node, the HTTP Request node, the bare client; then the same at 0 ms latency. */
+async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageConcurrency: number): Promise<ListResult[]> {
+	const { stack, sandbox } = ctx;
+	const lists: ListResult[] = [];
+	for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
+		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 1, stack.credential, CREDENTIAL_TYPE));
+		const httpWf = await importAndActivate(
+			ctx,
+			listWorkflow(`bench http ${item.key}`, item.httpRequest(sandbox.baseUrl), 'n8n-nodes-base.httpRequest', HTTP_REQUEST_VERSION, headerAuth, 'httpHeaderAuth'),
+		);
+		const ours = await measureList(ctx, oursWf, item.path, `ours ${item.key}`, RUNS);
+		const http = await measureList(ctx, httpWf, item.path, `HTTP Request ${item.key}`, RUNS);
+		// A cursor list cannot be fetched ahead: its next page needs the one before.
+		const bareConcurrency = item.paging === 'cursor' ? 1 : pageConcurrency;
+		const bare = await measureBareClient(ctx.install.node, item, sandbox, RUNS, bareConcurrency);
+		lists.push({ item, oursConcurrency: declaredConcurrency(item.resource, item.operation), bareConcurrency, ours, http, bare, workflows: [oursWf, httpWf] });
+	}
+	// The same runs without the injected latency: what is left is the cost of the requests
+	// themselves (n8n's request path, transfer, JSON, items) and of the API's handler.
+	sandbox.setLatency(0);
+	for (const entry of lists) {
+		entry.ours0 = await measureList(ctx, entry.workflows[0], entry.item.path, `ours ${entry.item.key} at 0 ms latency`, RUNS);
+		entry.http0 = await measureList(ctx, entry.workflows[1], entry.item.path, `HTTP Request ${entry.item.key} at 0 ms latency`, RUNS);
+		for (const workflow of entry.workflows) await stack.client.deactivate(workflow.id);
+	}
+	sandbox.setLatency(LATENCY_MS);
+	return lists;
+}
 
 async function main(): Promise<void> {
 	const install = provisionN8n('2');
@@ -615,132 +534,64 @@ async function main(): Promise<void> {
 	let stack: N8nStack | undefined;
 	try {
 		const packed: PackedPackage = packPackage(packDir);
-		const tarballBytes = statSync(packed.tarball).size;
+		const tarball = tarballSize();
 		log(`timing require() of the dist files (${REQUIRE_RUNS} fresh processes)`);
 		const requires = requireTimes(install.node);
+		// The tag contacts' default; chats and messages get the same option and default (issue 16).
+		const pageConcurrency = declaredConcurrency('tag', 'getContacts');
+		if (pageConcurrency === undefined) throw new Error('the built node declares no Concurrent Page Requests for Tag → Get Contacts');
+		const nodeVersion = spawnSync(install.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
-		log(`sandbox: ${JSON.stringify(SEED)}, latency ${LATENCY_MS} ms`);
-		sandbox = await startSandbox({ quiet: true, latencyMs: LATENCY_MS, seed: SEED });
-		log(`starting n8n ${install.version}`);
-		stack = await startN8nStack({
-			install,
-			packed,
-			api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
-			folderPrefix: 'n8n-bench-',
-			// not debug: its per-execution logging would be measured too (info prints the readiness line the harness waits for)
-			logLevel: 'info',
-			nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
-			env: N8N_ENV,
-		});
-		const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
-		const headerAuth = await stack.client.createCredential({
-			name: 'Inbox API (Header Auth)',
-			type: 'httpHeaderAuth',
-			data: { name: 'Authorization', value: `Bearer ${sandbox.token}` },
-		});
-
-		// ---- lists
-		const lists: Array<{ item: ListCase; ours: Measured; http: Measured; bare: BareClient; ours0?: Measured; http0?: Measured; workflows: WorkflowRecord[] }> = [];
-		for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
-			const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 1, stack.credential, CREDENTIAL_TYPE));
-			const httpWf = await importAndActivate(
-				ctx,
-				listWorkflow(`bench http ${item.key}`, item.httpRequest(sandbox.baseUrl), 'n8n-nodes-base.httpRequest', HTTP_REQUEST_VERSION, headerAuth, 'httpHeaderAuth'),
-			);
-			const ours = await measureList(ctx, oursWf, item.path, `ours ${item.key}`);
-			const http = await measureList(ctx, httpWf, item.path, `HTTP Request ${item.key}`);
-			const bare = await measureBareClient(install.node, item, sandbox);
-			lists.push({ item, ours, http, bare, workflows: [oursWf, httpWf] });
+		sandbox = await startSandbox({ quiet: true, latencyMs: LATENCY_MS });
+		let lists: ListResult[] = [];
+		let burstRuns: Record<BurstTarget, BurstResult[]> | undefined;
+		if (LIST_CASES.some((c) => ONLY.has(c.key)) || ONLY.has('trigger')) {
+			log(`sandbox: ${JSON.stringify(SIZES)}, latency ${LATENCY_MS} ms`);
+			seedLists(sandbox, SIZES);
+			log(`starting n8n ${install.version}`);
+			stack = await startN8nStack({
+				install,
+				packed,
+				api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
+				folderPrefix: 'n8n-bench-',
+				// not debug: its per-execution logging would be measured too (info prints the readiness line the harness waits for)
+				logLevel: 'info',
+				nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
+				env: N8N_ENV,
+			});
+			const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
+			const headerAuth = await stack.client.createCredential({
+				name: 'Inbox API (Header Auth)',
+				type: 'httpHeaderAuth',
+				data: { name: 'Authorization', value: `Bearer ${sandbox.token}` },
+			});
+			lists = await measureLists(ctx, headerAuth, pageConcurrency);
+			burstRuns = ONLY.has('trigger') ? await measureTrigger(ctx) : undefined;
+			await stack.stop();
+			stack = undefined;
 		}
-		// The same runs without the injected latency: what is left is the cost of the requests
-		// themselves (n8n's request path, transfer, JSON, items) and of the API's handler.
-		sandbox.setLatency(0);
-		for (const entry of lists) {
-			entry.ours0 = await measureList(ctx, entry.workflows[0], entry.item.path, `ours ${entry.item.key} at 0 ms latency`);
-			entry.http0 = await measureList(ctx, entry.workflows[1], entry.item.path, `HTTP Request ${entry.item.key} at 0 ms latency`);
-			for (const workflow of entry.workflows) await stack.client.deactivate(workflow.id);
-		}
-		sandbox.setLatency(LATENCY_MS);
 
-		const burstRuns = ONLY.has('trigger') ? await measureTrigger(ctx) : undefined;
-
-		// ---- print
 		const cpu = cpus();
 		console.log('');
-		console.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; n8n ${install.version} (${N8N_VERSIONS['2']}) on ${spawnSync(install.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}, SQLite; bench on Node ${process.version}`);
+		console.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; n8n ${install.version} (${N8N_VERSIONS['2']}) on ${nodeVersion}, SQLite; bench on Node ${process.version}`);
 		console.log(`n8n settings: ${Object.keys(N8N_ENV).length ? Object.entries(N8N_ENV).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults (expression engine vm, pool size 1)"}`);
-		console.log(`Sandbox API in the bench process on 127.0.0.1: ${SEED.contactsOnBigTag} contacts on one tag, ${SEED.templates} templates, ${SEED.chats} chats; ${LATENCY_MS} ms injected latency per request.`);
-		console.log(`Lists: node executionTime from runData, median of ${RUNS} runs after 1 warm-up. HTTP Request node v${HTTP_REQUEST_VERSION} with its Pagination option, Header Auth credential.`);
-		console.log('');
-
-		const rows: string[][] = [['case', 'client', 'items', 'requests', 'in flight', 'median', 'at 0 ms latency', 'API per request', 'vs latency floor', 'vs bare client', 'vs HTTP Request']];
-		for (const { item, ours, http, bare, ours0, http0 } of lists) {
-			const pages = ours.median.pages;
-			const floorSeq = pages * LATENCY_MS;
-			// The tag walk's first page must come back (with the total) before the others can go.
-			const floorConc = (1 + Math.ceil((pages - 1) / TAG_CONCURRENCY)) * LATENCY_MS;
-			const floor = item.key === 'tag' ? floorConc : floorSeq;
-			const row = (client: string, items: string, m: Sample, zero: Measured | undefined, faster: string): string[] => [
-				'',
-				client,
-				items,
-				String(m.pages),
-				String(m.maxInFlight),
-				ms(m.nodeMs),
-				zero ? ms(zero.median.nodeMs) : '',
-				ms(m.apiPerRequestMs),
-				ratio(m.nodeMs / floor),
-				ratio(m.nodeMs / bare.median),
-				faster,
-			];
-			rows.push([item.label, '', '', '', '', '', '', '', '', '', '']);
-			rows.push(row(item.key === 'tag' ? `our node (concurrency ${TAG_CONCURRENCY})` : 'our node', String(ours.median.items), ours.median, ours0, `${ratio(http.median.nodeMs / ours.median.nodeMs)} faster`));
-			rows.push(row('HTTP Request node pagination', `${http.median.items} (pages)`, http.median, http0, '1.00×'));
-			rows.push(['', item.key === 'tag' ? `bare fetch client (concurrency ${TAG_CONCURRENCY})` : 'bare fetch client', String(bare.items), String(bare.pages), item.key === 'tag' ? String(TAG_CONCURRENCY) : '1', ms(bare.median), '', '', ratio(bare.median / floor), '1.00×', '']);
-			if (item.key === 'tag') {
-				rows.push(['', 'floor: pages × latency', '', String(pages), '1', ms(floorSeq), '', '', '', '', '']);
-				rows.push(['', `floor: (1 + ⌈(pages−1)/${TAG_CONCURRENCY}⌉) × latency`, '', String(pages), String(TAG_CONCURRENCY), ms(floorConc), '', '', '1.00×', '', '']);
-			} else {
-				rows.push(['', 'floor: pages × latency', '', String(pages), '1', ms(floorSeq), '', '', '1.00×', '', '']);
-			}
+		if (lists.length) {
+			console.log(`Sandbox API in the bench process on 127.0.0.1: ${SIZES.tagContacts} contacts on one tag, ${SIZES.chats} chats in category ${CHAT_CATEGORY}, ${SIZES.messages} messages in one chat, ${SIZES.templates} templates; ${LATENCY_MS} ms injected latency per request.`);
+			console.log(`Lists: node executionTime from runData, median of ${RUNS} runs after 1 warm-up. HTTP Request node v${HTTP_REQUEST_VERSION} with its Pagination option, Header Auth credential. Page concurrency of the bare client: ${pageConcurrency} (Tag → Get Contacts' default Concurrent Page Requests).`);
+			console.log('');
+			printLists(lists);
 		}
-		printTable(rows, 2);
-
 		const triggerRatio = burstRuns ? printBursts(burstRuns) : undefined;
+
+		if (ONLY.has('scale')) await measureScale({ install, packed, sandbox, runs: SCALE_RUNS, env: N8N_ENV });
 
 		console.log('');
 		printTable([
 			['package', 'value'],
-			['packed tarball (npm pack)', `${(tarballBytes / 1024).toFixed(1)} KB (${tarballBytes} bytes, ${packed.files.length} files)`],
-			[`require() of the 3 dist files, fresh Node ${spawnSync(install.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}, median of ${REQUIRE_RUNS}`, `${requires.ours.toFixed(1)} ms (after n8n-workflow; n8n-workflow itself ${requires.n8nWorkflow.toFixed(1)} ms)`],
+			['tarball (npm pack --dry-run)', `${(tarball.bytes / 1024).toFixed(1)} KB (${tarball.bytes} bytes, ${tarball.files} files)`],
+			[`require() of the 3 dist files, fresh ${nodeVersion}, median of ${REQUIRE_RUNS}`, `${requires.ours.toFixed(1)} ms (after n8n-workflow; n8n-workflow itself ${requires.n8nWorkflow.toFixed(1)} ms)`],
 		]);
-
-		const tag = lists.find((l) => l.item.key === 'tag');
-		const templates = lists.find((l) => l.item.key === 'templates');
-		const chats = lists.find((l) => l.item.key === 'chats');
-		console.log('');
-		console.log('Targets');
-		if (tag) {
-			const x = tag.http.median.nodeMs / tag.ours.median.nodeMs;
-			console.log(`  tag contacts ≥ ${TARGETS.tagVsHttpRequest}× faster than HTTP Request: ${ratio(x)} → ${verdict(x >= TARGETS.tagVsHttpRequest)}`);
-			// The issue's floor for it: ⌈pages/concurrency⌉ × latency.
-			const floorConc = Math.ceil(tag.ours.median.pages / TAG_CONCURRENCY) * LATENCY_MS;
-			const y = tag.ours.median.nodeMs / floorConc;
-			console.log(`  tag contacts within ${TARGETS.listVsFloor}× of ⌈pages/${TAG_CONCURRENCY}⌉ × latency: ${ratio(y)} (the bare fetch client: ${ratio(tag.bare.median / floorConc)}) → ${verdict(y <= TARGETS.listVsFloor)}`);
-		}
-		for (const l of [templates, chats]) {
-			if (!l) continue;
-			const floor = l.ours.median.pages * LATENCY_MS;
-			const y = l.ours.median.nodeMs / floor;
-			console.log(`  ${l.item.key} within ${TARGETS.listVsFloor}× of pages × latency: ${ratio(y)} (the bare fetch client: ${ratio(l.bare.median / floor)}; per request at the API ${ms(l.ours.median.apiPerRequestMs)}) → ${verdict(y <= TARGETS.listVsFloor)}`);
-		}
-		if (triggerRatio !== undefined) {
-			console.log(`  trigger within ${TARGETS.triggerVsWebhook}× of the Webhook node: ${ratio(triggerRatio)} → ${verdict(triggerRatio <= TARGETS.triggerVsWebhook)}`);
-		}
-		console.log(`  tarball < 100 KB: ${(tarballBytes / 1024).toFixed(1)} KB → ${verdict(tarballBytes < TARGETS.tarballBytes)}`);
-		console.log('');
-		console.log('Columns: median = the node\'s executionTime; at 0 ms latency = the same node, same data, latency switched off (the cost of the requests themselves: n8n\'s request path, transfer, JSON, items, API handler); API per request = median arrival → answer at the sandbox (latency + handler); latency floor = unavoidable round trips × latency; bare fetch client = the same walk by plain fetch + JSON in its own process on n8n\'s Node (scripts/bench-bare-client.mjs), i.e. what the API and network allow any client.');
-		console.log('HTTP Request outputs one item per page (the raw body); our node outputs one item per element.');
+		printTargets(lists, tarball, triggerRatio);
 	} finally {
 		await stack?.stop();
 		await sandbox?.close();

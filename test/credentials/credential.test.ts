@@ -42,13 +42,17 @@ describe('conversationInboxApi credential', () => {
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 
-	test('the token field is a password field and authentication is generic Bearer', () => {
+	test('the token field is a password field and authentication is Bearer, other headers kept', async () => {
 		const credential = new ConversationInboxApi();
 		const token = credential.properties.find((property) => property.name === 'apiToken');
 		expect(token?.typeOptions?.password).toBe(true);
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.apiToken}}' } },
-		});
+		// A function (issue 16: n8n resolves a generic block's expression for every request).
+		const authenticate = credential.authenticate;
+		if (typeof authenticate !== 'function') throw new Error('authenticate is not a function');
+		const options = await authenticate(
+			{ baseUrl: 'http://127.0.0.1/v2', apiToken: 'tok-123' },
+			{ url: '/user/list', headers: { 'x-extra': 'kept' } },
+		);
+		expect(options).toEqual({ url: '/user/list', headers: { 'x-extra': 'kept', Authorization: 'Bearer tok-123' } });
 	});
 });

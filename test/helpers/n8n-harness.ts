@@ -63,6 +63,8 @@ export class StoredCredentialsHelper extends ICredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = this.credentialType.authenticate;
+		// A function-style authenticate is called as is, as n8n's CLI does.
+		if (typeName === CREDENTIAL_TYPE && typeof authenticate === 'function') return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		if (typeName !== CREDENTIAL_TYPE || typeof authenticate !== 'object') {
 			throw new Error(`Unexpected credential type ${typeName}`);
 		}
