@@ -8,7 +8,7 @@
  *   4. creates the owner (demo@example.com / Demo-Passw0rd), a "Conversation Inbox account"
  *      credential and the example workflows of examples/workflows/, and prints the editor URL.
  * With the sandbox it prints the demo IDs the API cannot list (tags, automation triggers, bots,
- * template fields, chats), the same table as the README's demo section.
+ * template fields, chats), the same table as the demo section of docs/development.md.
  * Ctrl-C, or SIGINT/SIGTERM/SIGHUP to the `npm run dev` process (npm forwards them: package.json runs
  * this script with `exec`, so no `sh -c` layer swallows them), stops n8n and the sandbox and removes
  * the user folder; so does the end of the parent process (npm killed with SIGKILL).
@@ -114,7 +114,7 @@ const say = (message: string): void => {
 
 /**
  * The seeded IDs a user needs and cannot pick from a list (the API lists no tags, automation
- * triggers, bots or template fields), plus the chats. The README's demo section shows the same
+ * triggers, bots or template fields), plus the chats. The demo section of docs/development.md shows the same
  * table; test/dev/dev.test.ts keeps the two in step.
  */
 export function demoIdSections(): Array<{ title: string; rows: Array<[string, string]> }> {

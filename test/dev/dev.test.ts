@@ -33,9 +33,9 @@ describe('npm run dev: demo IDs', () => {
 		);
 	});
 
-	test("the README's demo section lists the same rows as the script prints", () => {
-		const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-		const section = readme.slice(readme.indexOf('### The demo (`npm run dev`)'));
+	test("the demo section of docs/development.md lists the same rows as the script prints", () => {
+		const readme = readFileSync(join(REPO_ROOT, 'docs', 'development.md'), 'utf8');
+		const section = readme.slice(readme.indexOf('## The demo (`npm run dev`)'));
 		expect(section.length).toBeLessThan(readme.length);
 		for (const { title, rows } of demoIdSections()) {
 			expect(section).toContain(`| **${title}** | |`);

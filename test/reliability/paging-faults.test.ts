@@ -4,7 +4,7 @@
  * ignores while it answers 429s, pages capped below the size asked, one number listed twice, under
  * 429 storms, 5xx and timeouts. Each case: nothing lost, nothing doubled, nothing endless — the
  * output is compared with the sandbox's state, and every request count is read from the sandbox's
- * log and asserted exactly (the figures are in README → Reliability). Through n8n-core's real
+ * log and asserted exactly (the figures are in docs/reliability.md). Through n8n-core's real
  * RoutingNode over real HTTP; only the exponential backoff is shortened (fast-retry.ts).
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());

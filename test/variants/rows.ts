@@ -1,5 +1,5 @@
 /**
- * The variant table (README → Variant sandbox): for every fact the spec leaves open and the node
+ * The variant table (docs/reliability.md → Variant sandbox): for every fact the spec leaves open and the node
  * assumes, the alternative a real API might choose (a sandbox switch, test/sandbox/variants.ts),
  * the affected operation, and what the node must do under it: give the right result, or fail with
  * an error naming the assumption and the option that fixes it — and then, with that option set,
