@@ -60,13 +60,18 @@ export async function runPool<T>(
 
 /**
  * Pages fetched ahead, taken in order: `fetch(0)`, `fetch(1)`, … run at most `concurrency` at a
- * time and never more than `concurrency` ahead of the first one not yet taken; `take(index, value)`
- * gets each result in index order and returns false where the list ends, after which nothing new
- * starts (so at most `concurrency - 1` fetches are wasted past the end). At most `count` fetches.
+ * time; `take(index, value)` gets each result in index order and returns false where the list ends,
+ * after which nothing new starts. At most `count` fetches.
  *
- * A failed fetch fails the whole only when its turn comes (a fetch past the end that fails is
- * ignored): then nothing new starts, the signal fires and the fetches still running are awaited
- * before it rejects with that error. Never leaves anything running behind the caller's back.
+ * - A list of unknown length: no fetch starts more than `concurrency` past the first result not yet
+ *   taken, so at most `concurrency - 1` fetches are wasted past its end; a failed fetch fails the
+ *   whole only when its turn comes (one past the end that fails is ignored).
+ * - A list of known length (`knownLength`: every one of the `count` fetches is needed): a slot is
+ *   refilled as soon as it frees, so one slow page does not hold back the others, and the first
+ *   failure fails the whole at once.
+ *
+ * On failure nothing new starts, the signal fires and the fetches still running are awaited before
+ * it rejects with that error. Never leaves anything running behind the caller's back.
  */
 export async function fetchInOrder<T>(
 	count: number,
@@ -74,6 +79,7 @@ export async function fetchInOrder<T>(
 	fetch: PoolTask<T>,
 	take: (index: number, value: T) => boolean,
 	outer?: AbortSignal,
+	knownLength = false,
 ): Promise<void> {
 	const controller = new AbortController();
 	const { signal } = controller;
@@ -82,17 +88,22 @@ export async function fetchInOrder<T>(
 	else outer?.addEventListener('abort', forward, { once: true });
 
 	const width = Math.max(1, Math.floor(concurrency) || 1);
+	const reach = knownLength ? Infinity : width;
 	const outcomes = new Map<number, { ok: true; value: T } | { ok: false; error: unknown }>();
 	const running = new Set<Promise<void>>();
 	let next = 0;
 	let taken = 0;
+	let failure: { error: unknown } | undefined;
 	let settled: (() => void) | undefined;
 	const launch = (): void => {
-		while (!signal.aborted && next < count && next < taken + width) {
+		while (!signal.aborted && !failure && next < count && running.size < width && next < taken + reach) {
 			const index = next++;
 			const promise: Promise<void> = fetch(index, signal).then(
 				(value) => void outcomes.set(index, { ok: true, value }),
-				(error: unknown) => void outcomes.set(index, { ok: false, error }),
+				(error: unknown) => {
+					outcomes.set(index, { ok: false, error });
+					if (knownLength) failure ??= { error };
+				},
 			);
 			running.add(promise);
 			void promise.finally(() => {
@@ -104,9 +115,12 @@ export async function fetchInOrder<T>(
 	try {
 		launch();
 		while (taken < next) {
+			if (failure) throw failure.error;
 			const outcome = outcomes.get(taken);
 			if (outcome === undefined) {
 				await new Promise<void>((resolve) => (settled = resolve));
+				// A slot may have freed while the first page not taken still runs.
+				if (!failure && !outcomes.has(taken)) launch();
 				continue;
 			}
 			outcomes.delete(taken);
@@ -118,7 +132,7 @@ export async function fetchInOrder<T>(
 	} finally {
 		outer?.removeEventListener('abort', forward);
 		controller.abort();
-		// Workers never reject (each outcome is caught above); wait until nothing is left running.
+		// Fetches never reject (each outcome is caught above); wait until nothing is left running.
 		while (running.size > 0) await Promise.all([...running]);
 	}
 }

@@ -163,7 +163,13 @@ interface Pending {
 }
 
 /** Runs fetchInOrder with fetches the test settles; `started` lists them in start order. */
-function controlled(count: number, concurrency: number, take: (index: number, value: number) => boolean, outer?: AbortSignal) {
+function controlled(
+	count: number,
+	concurrency: number,
+	take: (index: number, value: number) => boolean,
+	outer?: AbortSignal,
+	knownLength = false,
+) {
 	const started: Pending[] = [];
 	let waiters: Array<() => void> = [];
 	const done = fetchInOrder(
@@ -177,6 +183,7 @@ function controlled(count: number, concurrency: number, take: (index: number, va
 			}),
 		take,
 		outer,
+		knownLength,
 	);
 	/** resolves once `n` fetches have started */
 	const startedCount = async (n: number): Promise<void> => {
@@ -262,5 +269,25 @@ describe('fetchInOrder', () => {
 		run.started.forEach((p) => p.reject(new Error('cancelled')));
 		await expect(run.done).rejects.toThrow('cancelled');
 		expect(run.started).toHaveLength(2);
+	});
+
+	test('a list of known length: a freed slot is refilled while the first page still runs; the first failure fails it at once', async () => {
+		const taken: number[] = [];
+		const run = controlled(6, 2, (index) => (taken.push(index), true), undefined, true);
+		await run.startedCount(2);
+		run.started[1].resolve(1);
+		// Page 0 still runs, yet page 2 starts in the slot page 1 freed.
+		await run.startedCount(3);
+		expect(run.started.map((p) => p.index)).toEqual([0, 1, 2]);
+		expect(taken).toEqual([]);
+		const failure = new Error('page 2 failed');
+		run.started[2].reject(failure);
+		await flush();
+		// Page 0 has not answered: the failure of page 2 ends it anyway, and nothing new starts.
+		expect(run.started.map((p) => p.index)).toEqual([0, 1, 2]);
+		expect(run.started[0].signal.aborted).toBe(true);
+		run.started[0].resolve(0);
+		await expect(run.done).rejects.toBe(failure);
+		expect(taken).toEqual([]);
 	});
 });

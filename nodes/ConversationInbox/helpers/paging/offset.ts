@@ -93,6 +93,8 @@ export async function walkOffset(
 			},
 			(index, body) => take(offsetOf(index), sizeAt(offsetOf(index)), body),
 			signal,
+			// With a total every page of the round is needed: none waits for a slow one before it.
+			total !== undefined,
 		);
 	}
 }
