@@ -72,6 +72,19 @@ export class Sink {
 	}
 }
 
+function sameElement(a: unknown, b: unknown): boolean {
+	return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The page holds the first elements of the previous page. Its first element decides in most cases,
+ * so a page that moves on costs one comparison, not one per element.
+ */
+function repeats(list: unknown[], previous: unknown[]): boolean {
+	if (previous.length === 0 || !sameElement(list[0], previous[0])) return false;
+	return list.every((element, i) => i >= previous.length || sameElement(element, previous[i]));
+}
+
 /** Which paging parameter a repeated page points at, and the option that renames it. */
 export interface Suspect {
 	parameter: string;
@@ -87,7 +100,7 @@ export interface Suspect {
 export class Walk {
 	private pages = 0;
 	private budget = MAX_PAGES_PER_WALK;
-	private previous: string[] | undefined;
+	private previous: unknown[] | undefined;
 
 	constructor(
 		readonly spec: ListSpec,
@@ -115,10 +128,9 @@ export class Walk {
 	accept(body: unknown, where: string, suspect: Suspect): unknown[] {
 		const list = elementsOf(body, this.spec.itemsPath);
 		if (list.length === 0) return list;
-		const keys = list.map((element) => JSON.stringify(element));
 		const previous = this.previous;
-		this.previous = keys;
-		if (previous !== undefined && keys.every((key, i) => i >= previous.length || key === previous[i])) {
+		this.previous = list;
+		if (previous !== undefined && repeats(list, previous)) {
 			const { parameter, option } = suspect;
 			throw new PagingStopped(
 				`The API sent the same page again (${where}): it seems to ignore the query parameter "${parameter}"`,
