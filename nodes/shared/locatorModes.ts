@@ -9,7 +9,7 @@ import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
  *
  * Workflows may hold a picker's value as `{ __rl: true, mode, value }` (what the editor saves) or
  * as a plain string (older saves, hand-written JSON): n8n's routing reads both the same way
- * (`extractValue`), and the operation's preSend rule checks the `<id>` pattern either way.
+ * (`extractValue`), and the field's check (shared/checks.ts `id`) checks the `<id>` pattern either way.
  */
 
 /** `ID_PATTERN` without anchors: the editor wraps mode validation regexes in `^...$` itself. */

@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * THE retry policy of every API call of this package (the action node's executor and
- * `inboxApiRequest`, used by the trigger and the list searches). Written once, here.
+ * THE retry policy of every API call of this package (shared/transport.ts `sendRequest`: the
+ * action node's operations, the trigger and the list searches). Written once, here.
  *
  * - 429 Too Many Requests, for EVERY method: the API refused the request without processing it, so
  *   sending it again cannot do anything twice. The wait is the answer's `Retry-After` (seconds or an

@@ -253,7 +253,7 @@ describe('Options → Concurrent Page Requests', () => {
 		expect(error.message).toBe(
 			`Invalid Concurrent Page Requests: must be a whole number from 1 to 10, got ${shown}`,
 		);
-		// RoutingNode re-wraps a preSend error in a NodeApiError; ours is its cause.
+		// RoutingNode may re-wrap the error in a NodeApiError; ours is then its cause.
 		const original = error instanceof NodeOperationError ? error : (error.cause as Error);
 		expect(original).toBeInstanceOf(NodeOperationError);
 		expect((original as NodeOperationError).context.itemIndex).toBe(0);

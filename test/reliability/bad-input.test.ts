@@ -308,8 +308,8 @@ describe('bad input never reaches the API', () => {
 		expectNamed(error.message, bad.field, undefined, bad.rule);
 		expect(itemIndexOf(error)).toBe(0);
 		expect(String(error.description)).toContain('Nothing was sent to the API');
-		// RoutingNode re-wraps errors from preSend in a NodeApiError (same message and description);
-		// the NodeOperationError is its cause.
+		// RoutingNode may re-wrap the error in a NodeApiError (same message and description); the
+		// NodeOperationError is then its cause.
 		const original = error instanceof NodeOperationError ? error : (error.cause as Error);
 		expect(original).toBeInstanceOf(NodeOperationError);
 		expect(original.message).toBe(error.message);

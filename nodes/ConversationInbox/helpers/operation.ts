@@ -145,6 +145,7 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 	};
 }
 
+/** The property, shown only for this resource and operation. */
 function showFor(
 	property: INodeProperties,
 	resource: string,

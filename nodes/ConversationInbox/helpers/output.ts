@@ -9,7 +9,7 @@ import { valueAt } from '../../shared/answers';
 
 /**
  * The API's answer shows that one of the node's assumptions about it is wrong (it ignored a paging
- * parameter, a filter, a field): the executor makes it the item's error, with this description.
+ * parameter, a filter, a field): the operation makes it the item's error, with this description.
  */
 export class AssumptionFailed extends Error {
 	constructor(
