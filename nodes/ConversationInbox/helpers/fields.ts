@@ -77,7 +77,7 @@ export const body = (property: INodeProperties, check: Check, options: SendOptio
 export const query = (property: INodeProperties, check: Check, options: SendOptions = {}): Field =>
 	sentField('qs', property, check, options);
 
-/** Where a field is sent, for the rules that relate several fields (one-of, required-when). */
+/** Where a field is sent, for the rules that relate several fields (e.g. at least one of them). */
 export function targetOf(field: Field): Target {
 	const [sent] = field.sent;
 	return { in: sent.in, key: sent.key, label: sent.label };
