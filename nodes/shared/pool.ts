@@ -8,7 +8,7 @@
  * and the pool waits until the tasks already running have settled before it rejects with THAT first
  * error. Nothing is left running behind the caller's back, later errors are dropped (never
  * unhandled), and no partial result escapes. An abort of `outer` (the execution was cancelled)
- * reaches the tasks through the same signal.
+ * reaches the tasks through the same signal. It is `fetchInOrder` for a list of known length.
  */
 export type PoolTask<T> = (index: number, signal: AbortSignal) => Promise<T>;
 
@@ -18,43 +18,12 @@ export async function runPool<T>(
 	task: PoolTask<T>,
 	outer?: AbortSignal,
 ): Promise<T[]> {
-	const results = new Array<T>(count);
-	if (count <= 0) return results;
-	const controller = new AbortController();
-	const { signal } = controller;
-	const forward = (): void => controller.abort(outer?.reason);
-	if (outer?.aborted) forward();
-	else outer?.addEventListener('abort', forward, { once: true });
-
-	let next = 0;
-	let failed = false;
-	let firstError: unknown;
-	const worker = async (): Promise<void> => {
-		while (!failed && !signal.aborted && next < count) {
-			const index = next++;
-			try {
-				results[index] = await task(index, signal);
-			} catch (error) {
-				if (!failed) {
-					failed = true;
-					firstError = error;
-					controller.abort(error);
-				}
-			}
-		}
+	const results = new Array<T>(Math.max(0, count));
+	const keep = (index: number, value: T): boolean => {
+		results[index] = value;
+		return true;
 	};
-
-	const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, count));
-	const workers: Array<Promise<void>> = [];
-	for (let i = 0; i < width; i++) workers.push(worker());
-	try {
-		// Workers never reject: each catches its task's error above.
-		await Promise.all(workers);
-	} finally {
-		outer?.removeEventListener('abort', forward);
-	}
-	if (failed) throw firstError;
-	if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+	await fetchInOrder(count, concurrency, task, keep, outer, true);
 	return results;
 }
 
