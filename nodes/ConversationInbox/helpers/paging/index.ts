@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, invalid } from '../../../shared/checks';
+import { describeValue, integer, invalid } from '../../../shared/checks';
 import type { RuleContext } from '../prepare';
 import { subject } from '../prepare';
 import { walkCursor } from './cursor';
@@ -102,12 +102,6 @@ export interface ListSettings {
 	names: PagingNames;
 }
 
-/** A whole number from 1 to `max` (a string of digits from an expression too); else undefined. */
-function wholeNumber(value: unknown, max = Infinity): number | undefined {
-	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= max ? n : undefined;
-}
-
 /** Return All / Limit, the paging names and the concurrency; a bad value fails the item. */
 export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings {
 	const { fn } = ctx;
@@ -115,10 +109,10 @@ export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings
 	let limit: number | undefined;
 	if (returnAll !== true && returnAll !== 'true') {
 		const value = fn.getNodeParameter('limit', 50) as unknown;
-		limit = wholeNumber(value);
-		if (limit === undefined) {
-			throw invalid(subject(ctx, 'Limit'), 'must be a whole number of 1 or more', describeValue(value));
-		}
+		const at = subject(ctx, 'Limit');
+		limit = integer({ min: 1 })(value, at) as number | undefined;
+		// An empty Limit is not "no limit".
+		if (limit === undefined) throw invalid(at, 'must be a whole number of 1 or more', describeValue(value));
 	}
 	const { paging } = spec;
 	const assumed = assumedNames(paging);
@@ -138,11 +132,8 @@ export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings
 	const setting = paging.kind === 'offset' ? paging.concurrency : undefined;
 	if (setting) {
 		const value = fn.getNodeParameter(setting.parameter, setting.default) as unknown;
-		const chosen = value === undefined || value === null || value === '' ? setting.default : wholeNumber(value, setting.max);
-		if (chosen === undefined) {
-			throw invalid(subject(ctx, setting.label), `must be a whole number from 1 to ${setting.max}`, describeValue(value));
-		}
-		concurrency = chosen;
+		const chosen = integer({ min: 1, max: setting.max })(value, subject(ctx, setting.label)) as number | undefined;
+		concurrency = chosen ?? setting.default;
 	}
 	return { limit, concurrency, names };
 }
