@@ -87,6 +87,26 @@ test('a short page ends the list: 12 chats in pages of 5 are pages 0, 5 and 10, 
 	expect(asked.every((offset) => offset % 5 === 0)).toBe(true);
 });
 
+test('an API that refuses an offset past the end (400): the pages fetched ahead after the short page are dropped, not the list', async () => {
+	ctx.sandbox.setVariants({ pageSizeCap: 5 });
+	for (const offset of ['15', '20', '25']) {
+		ctx.sandbox.addFault({ path: LISTS.chats.path, query: { offset }, kind: 'status', status: 400, message: 'offset out of range', times: Infinity });
+	}
+	// The round after the offset probe asks for 10, 15, 20 and 25 at once; page 10 (2 chats, the
+	// short last page) is held until the three refusals have been answered.
+	const page10 = ctx.sandbox.hold({ path: LISTS.chats.path, query: { offset: '10' } });
+	const running = runNode(ctx.sandbox, { parameters: LISTS.chats.parameters });
+	const refused = () => ctx.sandbox.requests.filter((r) => r.status === 400 && r.answeredSeq !== undefined);
+	try {
+		await ctx.sandbox.waitForRequests(() => refused().length === 3);
+	} finally {
+		page10.release();
+	}
+	const out = await running;
+	expect(ids(out)).toEqual(LISTS.chats.expected());
+	expect(refused().map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([15, 20, 25]);
+});
+
 test('an API that ignores the offset still costs two requests, not four: the repeat is seen on the second page', async () => {
 	ctx.sandbox.setVariants({ pageSizeCap: 1, offsetIgnored: true });
 	await expect(runNode(ctx.sandbox, { parameters: LISTS.chats.parameters })).rejects.toThrow(/same page again/);
