@@ -19,6 +19,8 @@ export interface NodeRun {
 	apiToken?: string;
 	/** Settings → Request Options → Timeout (ms) */
 	timeoutMs?: number;
+	/** the node's typeVersion; default: the one the editor adds to a new node */
+	typeVersion?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExec
 		parameters,
 		items: run.items,
 		continueOnFail: run.continueOnFail,
+		typeVersion: run.typeVersion,
 		credentials: {
 			baseUrl: run.baseUrl ?? sandbox.baseUrl,
 			apiToken: run.apiToken ?? sandbox.token,

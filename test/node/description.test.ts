@@ -91,7 +91,9 @@ describe('node description', () => {
 		expect(description).toMatchObject({
 			name: 'conversationInbox',
 			displayName: 'Conversation Inbox',
-			version: 1,
+			// 1 as released in 0.1.0 (saved workflows keep it); a new node gets 2.
+			version: [1, 2],
+			defaultVersion: 2,
 			usableAsTool: true,
 			inputs: ['main'],
 			outputs: ['main'],

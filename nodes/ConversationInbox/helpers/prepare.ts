@@ -4,7 +4,7 @@ import type { Subject } from '../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, noneOf, parseJsonValue } from '../../shared/checks';
 import type { RequestOptions } from '../../shared/transport';
 import { normalizeBaseUrl } from '../../shared/transport';
-import type { SentField, Target } from './fields';
+import type { Clearing, SentField, Target } from './fields';
 
 /**
  * Step 1 of every operation: the request n8n's routing engine built from the parameters is checked
@@ -80,9 +80,39 @@ function checkField(ctx: RuleContext, field: SentField): void {
 		throw missing(subject(ctx, field.label), requiredWhen.reason);
 	}
 	if (field.optional && !Object.prototype.hasOwnProperty.call(box, field.key)) return;
-	const value =
-		'cleared' in field && isAbsent(raw) ? field.cleared : field.check(raw, subject(ctx, field.label));
-	writeTarget(ctx, field, value);
+	if (field.whenEmpty !== undefined && isAbsent(raw)) throw missing(subject(ctx, field.label), field.whenEmpty);
+	writeTarget(ctx, field, field.check(raw, subject(ctx, field.label)));
+}
+
+/**
+ * Fields to Clear: each chosen setting is sent as the value that clears it. Added but empty, an
+ * unknown setting, or a setting also given a value is refused.
+ */
+function applyClearing(ctx: RuleContext, clearing: Clearing): void {
+	const collection = (ctx.fn.getNodeParameter(clearing.collection, {}) ?? {}) as IDataObject;
+	if (!Object.prototype.hasOwnProperty.call(collection, clearing.name)) return;
+	const at = subject(ctx, clearing.label);
+	const raw = collection[clearing.name];
+	const chosen = (Array.isArray(raw) ? raw : [raw]).filter((value) => !isAbsent(value));
+	if (chosen.length === 0) {
+		throw missing(at, `choose the settings to clear, or remove ${clearing.label} from Update Fields`);
+	}
+	for (const value of chosen) {
+		const entry = clearing.fields.find((field) => field.value === value);
+		if (!entry) {
+			throw invalid(at, `must be among ${clearing.fields.map((f) => f.target.label).join(', ')}`, describeValue(value));
+		}
+		const { target } = entry;
+		if (readTarget(ctx, target) !== undefined) {
+			throw invalid(
+				at,
+				`${target.label} is both given a value and chosen to clear`,
+				undefined,
+				`Remove ${target.label} from Update Fields to clear it, or from ${clearing.label} to set it.`,
+			);
+		}
+		writeTarget(ctx, target, entry.clearWith);
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,6 +185,8 @@ function mergeExtras(ctx: RuleContext): void {
 /** The checks and rules of one operation, in the order they run. */
 export interface Preparation {
 	fields: SentField[];
+	/** the Fields to Clear entries of its Update Fields */
+	clearings: Clearing[];
 	rules: Rule[];
 }
 
@@ -162,6 +194,7 @@ export interface Preparation {
 export function prepareRequest(ctx: RuleContext, preparation: Preparation): void {
 	ctx.request.baseURL = normalizeBaseUrl(ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
 	for (const field of preparation.fields) checkField(ctx, field);
+	for (const clearing of preparation.clearings) applyClearing(ctx, clearing);
 	for (const rule of preparation.rules) rule(ctx);
 	mergeExtras(ctx);
 }
