@@ -1,8 +1,9 @@
 /**
  * Records the 0.1.0 fixtures of the action node. THE FIXTURES ARE FROZEN: they were recorded once,
- * from the build released as 0.1.0, and are never regenerated. This script refuses to overwrite any
- * file that exists; it is kept to show how the fixtures were made (and to add a case for an
- * operation 0.1.0 had and the fixtures missed, which would go into a new file).
+ * from the build released as 0.1.0, and are never regenerated. This script never overwrites a file:
+ * it records only the cases that have no files yet (a case added to CASES later, still from the
+ * 0.1.0 build) and stops if a case has one of its two files only. It is kept to show how the
+ * fixtures were made.
  *
  * What it does, for every case below (the values a user of 0.1.0 sets in the panel):
  * 1. the workflow as the 0.1.0 editor saves it: parameters left at their default are not stored
@@ -128,6 +129,14 @@ const CASES: Array<{ name: string; values: INodeParameters }> = [
 		},
 	},
 	{
+		// A template field added with Value (JSON) left at its default: 0.1.0 sent "".
+		name: 'customField.upsert.default-value',
+		values: {
+			resource: 'customField', operation: 'upsert', phoneNumber: contacts.pinned.phoneNumber,
+			inputs: { templateField: [{ templateFieldId: customFields.delivery.fields.address, valueJson: '""' }] },
+		},
+	},
+	{
 		name: 'customField.upsert.extra-fields',
 		values: {
 			resource: 'customField', operation: 'upsert', phoneNumber: contacts.botFlow.phoneNumber,
@@ -189,15 +198,17 @@ async function main(): Promise<void> {
 	const releaseDir = process.argv[2];
 	if (!releaseDir) throw new Error('usage: record-0.1.0-fixtures.ts <folder with the 0.1.0 build>');
 	const nodeType = loadReleasedNode(resolve(releaseDir));
-	const files = CASES.flatMap(({ name }) => [`${name}.workflow.json`, `${name}.requests.json`]);
-	const existing = files.filter((file) => existsSync(join(ACTION_DIR, file)));
-	if (existing.length > 0) throw new Error(`the fixtures are frozen; refusing to overwrite ${existing.join(', ')}`);
+	const filesOf = (name: string): string[] => [`${name}.workflow.json`, `${name}.requests.json`];
+	const recorded = (name: string): number => filesOf(name).filter((file) => existsSync(join(ACTION_DIR, file))).length;
+	const half = CASES.filter(({ name }) => recorded(name) === 1);
+	if (half.length > 0) throw new Error(`one file of ${half.map((c) => c.name).join(', ')} is missing; the fixtures are frozen, restore it from git`);
+	const toRecord = CASES.filter(({ name }) => recorded(name) === 0);
 
 	mkdirSync(ACTION_DIR, { recursive: true });
 	const sandbox = await startSandbox({ quiet: true });
 	const sums = new Map<string, string>();
 	try {
-		for (const { name, values } of CASES) {
+		for (const { name, values } of toRecord) {
 			const parameters = savedParameters(nodeType, values);
 			sandbox.reset();
 			await runRoutingNode('conversationInbox', nodeType, {
