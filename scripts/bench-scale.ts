@@ -73,7 +73,7 @@ async function measurePoint(options: ScaleOptions, point: ScalePoint): Promise<S
 		stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-scale-', logLevel: 'info', env: options.env });
 		const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
 		const workflow = (name: string, parameters: Record<string, unknown>) =>
-			importAndActivate(ctx, listWorkflow(name, parameters, ACTION_NODE_TYPE, 1, stack!.credential, CREDENTIAL_TYPE));
+			importAndActivate(ctx, listWorkflow(name, parameters, ACTION_NODE_TYPE, 2, stack!.credential, CREDENTIAL_TYPE));
 		const warm = await workflow(`scale warm-up ${point.key}`, { ...item.ours, ...point.warmUp });
 		const big = await workflow(`scale ${point.key} ${point.elements}`, item.ours);
 		await runList(ctx, warm, item.path);

@@ -501,7 +501,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 	const { stack, sandbox } = ctx;
 	const lists: ListResult[] = [];
 	for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
-		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 1, stack.credential, CREDENTIAL_TYPE));
+		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 2, stack.credential, CREDENTIAL_TYPE));
 		const httpWf = await importAndActivate(
 			ctx,
 			listWorkflow(`bench http ${item.key}`, item.httpRequest(sandbox.baseUrl), 'n8n-nodes-base.httpRequest', HTTP_REQUEST_VERSION, headerAuth, 'httpHeaderAuth'),
