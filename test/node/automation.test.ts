@@ -77,7 +77,7 @@ describe('automation update (POST /automation/edit)', () => {
 	// trigger lost its bot and its lines. Empty is refused; clearing is chosen under Fields to Clear.
 	const CLEARABLE = [
 		['Automation Bot ID', 'automationBotId', '', 'add an ID', null],
-		['Integration Names or IDs', 'integrations', [], 'add at least one integration', []],
+		['Integration Names or IDs', 'integrations', [] as string[], 'add at least one integration', []],
 		['Specific Message', 'specificMessage', '', 'add the message text', null],
 		['Tag ID', 'tagId', '', 'add an ID', null],
 	] as const;
@@ -85,7 +85,7 @@ describe('automation update (POST /automation/edit)', () => {
 	test.each(CLEARABLE)('%s added but left empty is refused before sending, saying how to clear it', async (label, key, empty, give) => {
 		const id = DEMO.triggers.anyMessage.id;
 		const before = { ...ctx.sandbox.state.triggers.get(id) };
-		const error = await runNodeError(ctx.sandbox, { parameters: update(id, { name: 'Renamed', [key]: empty }) });
+		const error = await runNodeError(ctx.sandbox, { parameters: update(id, { name: 'Renamed', [key]: empty as string | string[] }) });
 		expect(error.message).toBe(`Missing ${label}: ${give}, or choose ${label} under Fields to Clear to remove it`);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 		expect(ctx.sandbox.state.triggers.get(id)).toEqual(before);
