@@ -6,8 +6,9 @@
  * our description), our node icons load, subtitles read as words, Template → Get Many's Integration
  * picker lists only integrations that have templates (the trigger's lists them all, and filters by
  * the typed text), the trigger shows its notice about webhooks the API cannot delete, Tag → Get
- * Contacts has one Tag field with the modes By ID / By Name, and a validation error reads as one
- * sentence in the panel.
+ * Contacts has one Tag field with the modes By ID / By Name, a validation error reads as one
+ * sentence in the panel, and (issue 26) a field added but left empty is refused with how to clear
+ * it, while Fields to Clear clears in words.
  * Screenshots of every step go to test-output/screenshots/ (gitignored; copies of the ones the
  * README and the closing note show are kept in docs/screenshots/).
  *
@@ -47,24 +48,46 @@ const ERROR_NODE = 'Read custom fields';
 const ERROR_MESSAGE = 'Invalid Phone Number: must be 8-30 characters, got 5 characters';
 const ERROR_DESCRIPTION = 'Give the number with country and area code, digits only, e.g. 5511987650001. Nothing was sent to the API.';
 
-function badPhoneWorkflow(): WorkflowDefinition {
+/** Manual Trigger → one action node (`typeVersion` 2 unless given) with these parameters. */
+function actionNodeWorkflow(name: string, nodeName: string, parameters: Record<string, unknown>, typeVersion = 2): WorkflowDefinition {
 	const trigger = 'When clicking ‘Execute workflow’';
 	return {
-		name: 'Browser check: a 5-digit phone number',
+		name,
 		nodes: [
 			{ id: randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: randomUUID(),
-				name: ERROR_NODE,
-				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
-			},
+			{ id: randomUUID(), name: nodeName, type: ACTION_NODE_TYPE, typeVersion, position: [220, 0], parameters },
 		],
-		connections: { [trigger]: { main: [[{ node: ERROR_NODE, type: 'main', index: 0 }]] } },
+		connections: { [trigger]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
 	};
 }
+
+const badPhoneWorkflow = (): WorkflowDefinition =>
+	actionNodeWorkflow('Browser check: a 5-digit phone number', ERROR_NODE, { resource: 'customField', operation: 'get', phoneNumber: '12345' }, 1);
+
+/**
+ * Issue 26's rows about clearing, as a beginner meets them: a field added and left empty (refused,
+ * the message says how to clear), and the explicit clear (Fields to Clear; Value Type Clear).
+ */
+const CLEARING_NODE = 'Update the trigger';
+const CLEARING_ROWS = [
+	{
+		key: 'empty-bot-and-integrations',
+		node: CLEARING_NODE,
+		parameters: { resource: 'automation', operation: 'update', automationTriggerId: DEMO.triggers.anyMessage.id, updateFields: { automationBotId: '', integrations: [] } },
+		message: 'Missing Automation Bot ID: add an ID, or choose Automation Bot ID under Fields to Clear to remove it',
+	},
+	{
+		key: 'empty-custom-field-value',
+		node: 'Set the plan',
+		parameters: {
+			resource: 'customField',
+			operation: 'upsert',
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'text', value: '' }] },
+		},
+		message: "Missing Value of input 1: type a value, or set Value Type of input 1 to Clear (No Value) to remove the contact's value",
+	},
+] as const;
 
 const TRIGGER_NOTICE =
 	'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.';
@@ -371,5 +394,39 @@ export function browserSuite(ctx: () => E2EContext): void {
 			}
 			await session().screenshot(page, '09-workflow-dark-icons');
 		}, 60_000);
+
+		test.each(CLEARING_ROWS.map((row) => [row.key, row] as const))('issue 26, %s: refused in the panel, saying how to clear; nothing sent, nothing lost', async (key, row) => {
+			const c = ctx();
+			const workflow = await c.client.createWorkflow(prepareForImport(actionNodeWorkflow(`Browser check: ${key}`, row.node, row.parameters), c.stack.credential));
+			workflowIds[key] = workflow.id;
+			const before = JSON.stringify(c.sandbox.state.snapshot());
+			const page = await openWorkflow(key, '?theme=light');
+			const ndv = await openNode(page, row.node);
+			c.sandbox.clearRequests();
+			await ndv.getByTestId('node-execute-button').first().click();
+			const message = ndv.getByTestId('node-error-message');
+			await message.waitFor({ state: 'visible', timeout: 30_000 });
+			expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(row.message);
+			expect(c.sandbox.requests.filter((r) => r.path.startsWith('/v2/'))).toEqual([]);
+			expect(JSON.stringify(c.sandbox.state.snapshot())).toBe(before);
+			await session().screenshot(page, `13-clearing-refused-${key}`);
+		}, 90_000);
+
+		test('issue 26: Fields to Clear, the explicit clear, named in the panel; running it sends null for the bot', async () => {
+			const c = ctx();
+			const id = DEMO.triggers.anyMessage.id;
+			const parameters = { resource: 'automation', operation: 'update', automationTriggerId: id, updateFields: { fieldsToClear: ['automationBotId'] } };
+			const workflow = await c.client.createWorkflow(prepareForImport(actionNodeWorkflow('Browser check: Fields to Clear', CLEARING_NODE, parameters), c.stack.credential));
+			workflowIds['fields-to-clear'] = workflow.id;
+			const page = await openWorkflow('fields-to-clear', '?theme=light');
+			const ndv = await openNode(page, CLEARING_NODE);
+			await ndv.getByText('Fields to Clear', { exact: true }).first().waitFor({ state: 'visible' });
+			expect((await ndv.innerText()).replace(/\s+/g, ' ')).toMatch(/Fields to Clear.*Automation Bot ID/);
+			c.sandbox.clearRequests();
+			await ndv.getByTestId('node-execute-button').first().click();
+			const sent = await c.sandbox.waitForRequests((requests) => requests.some((r) => r.path === '/v2/automation/edit'));
+			expect(sent.filter((r) => r.path === '/v2/automation/edit').map((r) => r.body)).toEqual([{ automationTriggerId: id, automationBotId: null }]);
+			await session().screenshot(page, '14-fields-to-clear-panel');
+		}, 90_000);
 	});
 }
