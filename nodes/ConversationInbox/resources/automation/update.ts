@@ -61,6 +61,36 @@ const integrations = body({
 		'The channel integrations (messaging lines) the trigger watches; they replace the current ones. To remove them all, choose Integrations under Fields to Clear instead. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 }, list({ required: true, ids: true, send: 'array' }));
 
+/** Settings both versions send as they are (version 1 always, with these defaults; version 2 when added). */
+export const chatType = choice('body', {
+	displayName: 'Chat Type',
+	name: 'chatType',
+	options: CHAT_TYPE_OPTIONS,
+	default: 'ALL',
+	description: 'Which chats the trigger reacts to',
+}, { required: true, key: WIRE.automationEdit.chatType });
+export const inAttendance = body({
+	displayName: 'In Attendance Only',
+	name: 'inAttendance',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to run only when an attendant is serving the chat',
+}, boolean({ required: true }));
+export const transferType = choice('body', {
+	displayName: 'Transfer Type',
+	name: 'transferType',
+	options: TRANSFER_TYPE_OPTIONS,
+	default: 'ALL',
+	description: 'Which transfers of the chat the trigger reacts to',
+}, { required: true, key: WIRE.automationEdit.transferType });
+export const moveToQueue = body({
+	displayName: 'Move to Queue',
+	name: 'moveToQueue',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to move the chat to the queue after the automation',
+}, boolean({ required: true }));
+
 /** What Fields to Clear offers, and what each clearing means. */
 const CLEARABLE: ClearableField[] = [
 	{ field: automationBotId, clearWith: 'single', give: 'an ID', effect: 'the trigger then runs a system automation instead of a bot flow' },
@@ -126,20 +156,8 @@ export const automationUpdate = defineOperation({
 			tagId,
 			automationBotId,
 			integrations,
-			choice('body', {
-				displayName: 'Chat Type',
-				name: 'chatType',
-				options: CHAT_TYPE_OPTIONS,
-				default: 'ALL',
-				description: 'Which chats the trigger reacts to',
-			}, { required: true, key: WIRE.automationEdit.chatType }),
-			body({
-				displayName: 'In Attendance Only',
-				name: 'inAttendance',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to run only when an attendant is serving the chat',
-			}, boolean({ required: true })),
+			chatType,
+			inAttendance,
 			body({
 				displayName: 'Delay Minutes',
 				name: 'delayMinutes',
@@ -148,20 +166,8 @@ export const automationUpdate = defineOperation({
 				default: 0,
 				description: 'Minutes to wait before the automation runs (0 = at once)',
 			}, integer({ required: true })),
-			choice('body', {
-				displayName: 'Transfer Type',
-				name: 'transferType',
-				options: TRANSFER_TYPE_OPTIONS,
-				default: 'ALL',
-				description: 'Which transfers of the chat the trigger reacts to',
-			}, { required: true, key: WIRE.automationEdit.transferType }),
-			body({
-				displayName: 'Move to Queue',
-				name: 'moveToQueue',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to move the chat to the queue after the automation',
-			}, boolean({ required: true })),
+			transferType,
+			moveToQueue,
 		], CLEARABLE),
 	],
 	errors: {

@@ -1,8 +1,6 @@
-import { boolean, id, integer, list, text } from '../../../shared/checks';
+import { id, integer, list, text } from '../../../shared/checks';
 import {
-	CHAT_TYPE_OPTIONS,
 	NAME_MAX_LENGTH,
-	TRANSFER_TYPE_OPTIONS,
 	TRIGGER_TYPE_NEEDING_MESSAGE,
 	TRIGGER_TYPE_OPTIONS,
 	TRIGGER_TYPES_NEEDING_TAG,
@@ -12,7 +10,7 @@ import { WIRE } from '../../../shared/wireNames';
 import { body, choice, idParameter, sentWhenShown, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
-import { needsMessage, needsTag } from './update';
+import { chatType, inAttendance, moveToQueue, needsMessage, needsTag, transferType } from './update';
 
 /**
  * Automation → Update as released in 0.1.0 (node version 1): the whole trigger is sent, every field
@@ -103,20 +101,8 @@ export const automationUpdateV1 = defineOperation({
 			description:
 				'The channel integrations (messaging lines) the trigger watches. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		}, list({ ids: true, send: 'array' })),
-		choice('body', {
-			displayName: 'Chat Type',
-			name: 'chatType',
-			options: CHAT_TYPE_OPTIONS,
-			default: 'ALL',
-			description: 'Which chats the trigger reacts to',
-		}, { required: true, key: WIRE.automationEdit.chatType }),
-		body({
-			displayName: 'In Attendance Only',
-			name: 'inAttendance',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to run only when an attendant is serving the chat',
-		}, boolean({ required: true })),
+		chatType,
+		inAttendance,
 		body({
 			displayName: 'Delay Minutes',
 			name: 'delayMinutes',
@@ -125,20 +111,8 @@ export const automationUpdateV1 = defineOperation({
 			default: 0,
 			description: 'Minutes to wait before the automation runs (0 = at once)',
 		}, integer({ required: true, min: 0 })),
-		choice('body', {
-			displayName: 'Transfer Type',
-			name: 'transferType',
-			options: TRANSFER_TYPE_OPTIONS,
-			default: 'ALL',
-			description: 'Which transfers of the chat the trigger reacts to',
-		}, { required: true, key: WIRE.automationEdit.transferType }),
-		body({
-			displayName: 'Move to Queue',
-			name: 'moveToQueue',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to move the chat to the queue after the automation',
-		}, boolean({ required: true })),
+		transferType,
+		moveToQueue,
 	],
 	errors: {
 		byStatus: { 404: 'Check the Automation Trigger ID, and the other IDs (bot, integrations, tag): one does not exist.' },
