@@ -111,7 +111,8 @@ function applyClearing(ctx: RuleContext, clearing: Clearing): void {
 				`Remove ${target.label} from Update Fields to clear it, or from ${clearing.label} to set it.`,
 			);
 		}
-		writeTarget(ctx, target, entry.clearWith);
+		// A copy: the clearing value is shared by every item.
+		writeTarget(ctx, target, Array.isArray(entry.clearWith) ? [...entry.clearWith] : entry.clearWith);
 	}
 }
 
