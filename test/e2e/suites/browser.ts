@@ -423,12 +423,12 @@ export function browserSuite(ctx: () => E2EContext): void {
 			const ndv = await openNode(page, CLEARING_NODE);
 			await ndv.getByText('Fields to Clear', { exact: true }).first().waitFor({ state: 'visible' });
 			expect((await ndv.innerText()).replace(/\s+/g, ' ')).toMatch(/Fields to Clear.*Automation Bot ID/);
+			await session().screenshot(page, '14-fields-to-clear-panel');
 			c.sandbox.clearRequests();
 			await ndv.getByTestId('node-execute-button').first().click();
 			// Until the sandbox has answered the edit (its body is recorded by then).
 			const sent = await c.sandbox.waitForRequests((requests) => requests.some((r) => r.path === '/v2/automation/edit' && r.status !== 0));
 			expect(sent.filter((r) => r.path === '/v2/automation/edit').map((r) => r.body)).toEqual([{ automationTriggerId: id, automationBotId: null }]);
-			await session().screenshot(page, '14-fields-to-clear-panel');
 		}, 90_000);
 	});
 }
