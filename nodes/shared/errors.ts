@@ -107,7 +107,7 @@ function textsOf(value: unknown): string[] {
 	const texts = textsOf(entry.message);
 	const field = [entry.field, entry.path, entry.property].find((name) => typeof name === 'string' && name !== '');
 	if (typeof field !== 'string') return texts;
-	return texts.map((text) => (text.includes(field) ? text : `${field}: ${text}`));
+	return texts.map((text) => (text.startsWith(field) ? text : `${field}: ${text}`));
 }
 
 /**

@@ -99,6 +99,28 @@ describe('the issue\'s table: the right result, or a loud error naming what came
 	});
 });
 
+describe('a list is only a list', () => {
+	const chats = (body: unknown) => {
+		ctx.sandbox.addFault({ kind: 'json', path: '/inbox/find-all-chats', body });
+		return { parameters: { resource: 'chat', operation: 'getAll', returnAll: true } };
+	};
+
+	test('a present, empty list: 0 items, no error', async () => {
+		expect(await runNode(ctx.sandbox, chats({ success: true, response: { chats: [] } }))).toEqual([]);
+	});
+
+	test('an object where the list belongs: an error naming the path, not 0 items', async () => {
+		const error = await runNodeError(ctx.sandbox, chats({ success: true, response: { chats: { total: 3 } } }));
+		expect(error.message).toBe('The API\'s answer has no list at response.chats');
+		expect(String(error.description)).toContain('the answer has an object there');
+	});
+
+	test('errors[] entries that name their field: "field: text"', async () => {
+		const error = await runNodeError(ctx.sandbox, chats({ success: false, errors: [{ field: 'category', message: 'is not a category' }, { path: 'limit', message: 'limit: too big' }] }));
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): category: is not a category; limit: too big');
+	});
+});
+
 describe('cursor walks end on hasNext false, no cursor, or an empty page', () => {
 	const template = (id: string) => ({ id, name: id, language: 'en', status: 'APPROVED', category: 'UTILITY', components: [] });
 	const page = (ids: string[], paging: Record<string, unknown>) => ({ kind: 'json' as const, path: '/provider-template/list', body: { success: true, response: { templates: ids.map(template), paging } } });

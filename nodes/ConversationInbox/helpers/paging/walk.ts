@@ -36,7 +36,7 @@ export function elementsOf(body: unknown, path: string): unknown[] {
 	if (Array.isArray(list)) return list;
 	throw new AssumptionFailed(
 		`The API's answer has no list at ${path}`,
-		`The API description shows a list under ${path}; the answer has ${list === undefined || list === null ? 'nothing' : `a ${typeof list}`} there. No output was produced for this item.`,
+		`The API description shows a list under ${path}; the answer has ${list === undefined || list === null ? 'nothing' : typeof list === 'object' ? 'an object' : `a ${typeof list}`} there. No output was produced for this item.`,
 	);
 }
 
