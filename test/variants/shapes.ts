@@ -112,7 +112,7 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 			const { resource, operation } = parameters as { resource: string; operation: string };
 			if (!pagesByCursor(resource, operation)) return undefined;
 			// Small pages, so that the list takes several and only the cursor says there is more.
-			const listed = { ...parameters, returnAll: true };
+			const listed: INodeParameters = { ...parameters, returnAll: true };
 			delete listed.limit;
 			return { ...base, variants: { ...base.variants, pageSizeCap: 5 }, parameters: listed, label: `${label}: every page, by the cursor alone`, outcome: 'same' };
 		}
