@@ -226,7 +226,7 @@ export function missingPayloadError(
 		: `${method} ${path} answered HTTP ${statusCode}; expected ${expected}; the answer has ${came.join(', ')}.`;
 	const then =
 		method === 'GET'
-			? 'The node does not guess where the API put it, so that a missing list is never shown as an empty one. No output was produced for this item.'
+			? 'The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.'
 			: 'The request may have been carried out: check on the platform before running it again. No output was produced for this item.';
 	return new NodeApiError(
 		node,
