@@ -39,7 +39,6 @@ const FIXTURES = resolve(__dirname, '..', 'test', 'fixtures', '0.1.0');
 const TRIGGER_DIR = join(FIXTURES, 'trigger');
 const SUMS = join(FIXTURES, 'SHA256SUMS');
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 type Any = any;
 
 /** What the user set in the panel, per released typeVersion (webhook IDs as the editor assigns them). */
