@@ -190,8 +190,8 @@ export function triggerSuite(ctx: () => E2EContext): void {
 
 			await c.client.activate(fixture.workflow.id);
 			await waitUntilLive();
-			// Give an (unwanted) registration time to show up before asserting there is none.
-			await sleep(1000);
+			// Once n8n has applied the activation, checkExists (and create, had it been called) has run.
+			await c.client.activationApplied(fixture.workflow.id);
 			expect(registrations().map((h) => h.id).sort()).toEqual(before);
 			expect(c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create')).toHaveLength(createsBefore);
 
