@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../sandbox';
 import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import { DEMO } from '../sandbox/seed';
+import type { Delivery } from '../sandbox';
 import type { Webhook } from '../sandbox/types';
 import type { InboxCredentials } from '../helpers/n8n-harness';
 
@@ -143,33 +144,18 @@ export function newPhoneNumber(): string {
 	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 }
 
-/** One request the sandbox received, as the 0.1.0 fixtures hold it. */
+/** A POST /integration/webhook/create the sandbox received, as the 0.1.0 fixtures hold it. */
 export interface RecordedRegistration {
 	method: string;
 	path: string;
 	headers: Record<string, string>;
-	body: {
-		integrationId: string;
-		url: string;
-		method: string;
-		type: string;
-		headers: Array<{ key: string; value: string }>;
-		delayMinutes: number;
-		transferType: string;
-	};
+	body: Omit<Webhook, 'id' | 'createdAt' | 'updatedAt'>;
 	status: number;
 }
 
 /** A delivery the platform sent for a 0.1.0 registration, and what 0.1.0's trigger emitted for it. */
 export interface RecordedDelivery {
-	delivery: {
-		event: string;
-		url: string;
-		method: string;
-		headers: Record<string, string>;
-		body: IDataObject;
-		query: Record<string, string>;
-	};
+	delivery: Pick<Delivery, 'event' | 'url' | 'method' | 'headers' | 'query'> & { body: IDataObject };
 	released: Array<{ statusCode: number; items: Array<{ json: IDataObject }> }>;
 }
 
