@@ -1,6 +1,8 @@
 /**
  * The trigger's webhook lifecycle (checkExists / create / delete) in n8n-core's real HookContext,
  * against the sandbox API over real HTTP. Registrations are inspected in the sandbox's state.
+ * What 0.1.0 left behind (static data, registrations, deliveries) comes from the frozen fixtures
+ * recorded from its build (test/fixtures/0.1.0/trigger/), never from today's functions.
  */
 import { randomUUID } from 'node:crypto';
 import { createHmac } from 'node:crypto';
@@ -330,13 +332,16 @@ function registrationsSent(): number {
 	).length;
 }
 
-/** The header names of a delivery, as the fixtures spell them (not taken from the node's code). */
+/** The secret's header, as the 0.1.0 fixtures spell it (not taken from the node's code). */
 const SECRET = 'x-inbox-webhook-secret';
 
 describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of typeVersion %i)', (typeVersion) => {
 	const released = releasedTrigger(typeVersion);
 	const key = `node:${released.node.name}`;
-	const releasedState = released.staticData.afterActivation[key] as { secret: string; registrations: Array<{ url: string; event: string; fingerprint: string }> };
+	const releasedState = released.staticData.afterActivation[key] as {
+		secret: string;
+		registrations: Array<{ url: string; event: string; fingerprint: string }>;
+	};
 	const endpoint = new N8nWebhookEndpointStandIn();
 	beforeAll(async () => {
 		await endpoint.start();
