@@ -284,6 +284,7 @@ export class N8nClient {
 			nodes: workflow.nodes,
 			connections: workflow.connections,
 			settings: workflow.settings ?? { executionOrder: 'v1' },
+			...(workflow.staticData ? { staticData: workflow.staticData } : {}),
 		});
 	}
 
