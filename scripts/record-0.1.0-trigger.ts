@@ -39,6 +39,7 @@ const FIXTURES = resolve(__dirname, '..', 'test', 'fixtures', '0.1.0');
 const TRIGGER_DIR = join(FIXTURES, 'trigger');
 const SUMS = join(FIXTURES, 'SHA256SUMS');
 
+/** 0.1.0's modules are loaded at run time from the release folder: their types are not today's. */
 type Any = any;
 
 /** What the user set in the panel, per released typeVersion (webhook IDs as the editor assigns them). */
