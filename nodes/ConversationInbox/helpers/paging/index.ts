@@ -179,6 +179,7 @@ export async function collect(
 	const sink = new Sink({
 		limit: settings.limit,
 		dedupe: paging.kind === 'offset' && paging.dedupe === true,
+		byPage: settings.onePerPage,
 		// Pages as items stay far below n8n's bound; elements as items may not pass it.
 		...(settings.onePerPage ? {} : { capacity: MAX_ITEMS_PER_INPUT_ITEM, tooMany: tooManyFor(noun) }),
 	});

@@ -39,6 +39,8 @@ export interface SinkOptions {
 	limit: number | undefined;
 	/** drop an element identical (as a whole) to one taken earlier */
 	dedupe: boolean;
+	/** keep the elements of each page apart (`pages`) */
+	byPage?: boolean;
 	/**
 	 * The most elements the output may hold; one more (or a total above it) throws `tooMany`. The
 	 * walk asks for at most one element past it, so no request goes beyond that point.
@@ -56,7 +58,7 @@ export interface SinkOptions {
  */
 export class Sink {
 	readonly results: IDataObject[] = [];
-	/** the elements taken from each page that gave any, in order */
+	/** with `byPage`: the elements taken from each page that gave any, in order */
 	readonly pages: IDataObject[][] = [];
 	private readonly seen: Set<string> | undefined;
 	private readonly limit: number | undefined;
@@ -101,7 +103,7 @@ export class Sink {
 		}
 		const { capacity, tooMany } = this.options;
 		if (capacity !== undefined && tooMany && results.length > capacity) throw tooMany(undefined);
-		if (results.length > before) this.pages.push(results.slice(before));
+		if (this.options.byPage === true && results.length > before) this.pages.push(results.slice(before));
 	}
 }
 
