@@ -18,11 +18,12 @@ import { readFileSync } from 'node:fs';
 import { DEMO } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
 import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
+import type { WorkflowRecord } from '../test/e2e/harness/n8n-client';
 import type { PackedPackage } from '../test/e2e/harness/package';
 import type { N8nInstall } from '../test/e2e/harness/provision';
 import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE } from '../test/e2e/harness/workflows';
-import { LIST_CASES, listWorkflow, log, median, ms, NODE, printTable, ratio, runList, seedLists, verdict, type ListKey, type ListSizes } from './bench-lists';
+import { LIST_CASES, listWorkflow, log, median, ms, NODE, printTable, ratio, runList, seedLists, verdict, type ListCase, type ListKey, type ListSizes } from './bench-lists';
 
 interface ScalePoint {
 	key: ListKey;
@@ -67,22 +68,34 @@ export interface ScaleOptions {
 	env: Record<string, string>;
 }
 
-async function measurePoint(options: ScaleOptions, point: ScalePoint): Promise<ScaleResult> {
+type MakeWorkflow = (name: string, parameters: Record<string, unknown>) => Promise<WorkflowRecord>;
+
+/** Seeds the list `key` with `elements`, starts a fresh n8n, runs `body` in it, and stops it. */
+async function inFreshN8n<T>(options: ScaleOptions, key: ListKey, elements: number, body: (ctx: E2EContext, workflow: MakeWorkflow, item: ListCase) => Promise<T>): Promise<T> {
 	const { install, packed, sandbox } = options;
-	const item = LIST_CASES.find((c) => c.key === point.key);
-	if (!item) throw new Error(`no list case ${point.key}`);
-	seedLists(sandbox, { ...SMALL, [point.key === 'tag' ? 'tagContacts' : point.key]: point.elements });
-	log(`scale ${point.key} ${point.elements}: starting a fresh n8n ${install.version}`);
+	const item = LIST_CASES.find((c) => c.key === key);
+	if (!item) throw new Error(`no list case ${key}`);
+	seedLists(sandbox, { ...SMALL, [key === 'tag' ? 'tagContacts' : key]: elements });
+	log(`scale ${key} ${elements}: starting a fresh n8n ${install.version}`);
 	let stack: N8nStack | undefined;
 	try {
 		stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-scale-', logLevel: 'info', env: options.env });
+		const { credential } = stack;
 		const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
-		const workflow = (name: string, parameters: Record<string, unknown>) =>
-			importAndActivate(ctx, listWorkflow(name, parameters, ACTION_NODE_TYPE, 1, stack!.credential, CREDENTIAL_TYPE));
+		const workflow: MakeWorkflow = async (name, parameters) =>
+			await importAndActivate(ctx, listWorkflow(name, parameters, ACTION_NODE_TYPE, 1, credential, CREDENTIAL_TYPE));
+		return await body(ctx, workflow, item);
+	} finally {
+		await stack?.stop();
+	}
+}
+
+async function measurePoint(options: ScaleOptions, point: ScalePoint): Promise<ScaleResult> {
+	return await inFreshN8n(options, point.key, point.elements, async (ctx, workflow, item) => {
 		const warm = await workflow(`scale warm-up ${point.key}`, { ...item.ours, ...point.warmUp });
 		const big = await workflow(`scale ${point.key} ${point.elements}`, item.ours);
 		await runList(ctx, warm, item.path);
-		const pid = stack.n8n.pid;
+		const pid = ctx.stack.n8n.pid;
 		const rssBeforeMb = memoryMb(pid, 'VmRSS');
 		let peakMb = 0;
 		const samples = [];
@@ -94,9 +107,7 @@ async function measurePoint(options: ScaleOptions, point: ScalePoint): Promise<S
 		const result = { point, runs, nodeMs: median(runs), items: samples[0].items, pages: samples[0].pages, rssBeforeMb, peakMb };
 		log(`scale ${point.key} ${point.elements}: ${runs.join(', ')} ms → median ${result.nodeMs} ms, ${result.items} items, ${result.pages} requests; RSS ${rssBeforeMb} MB before, peak ${peakMb} MB`);
 		return result;
-	} finally {
-		await stack?.stop();
-	}
+	});
 }
 
 /** Contacts on the tag past the bound of one input item. */
@@ -117,7 +128,7 @@ interface BeyondResult {
 const sleepMs = (duration: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, duration));
 
 /** One run that may fail: its status and error as n8n recorded them, its items and requests. */
-async function runBeyond(ctx: E2EContext, workflow: Awaited<ReturnType<typeof importAndActivate>>, label: string): Promise<BeyondResult> {
+async function runBeyond(ctx: E2EContext, workflow: WorkflowRecord, label: string): Promise<BeyondResult> {
 	const { client, sandbox } = ctx;
 	sandbox.clearRequests();
 	const known = await client.executionIds(workflow.id);
@@ -149,17 +160,7 @@ async function runBeyond(ctx: E2EContext, workflow: Awaited<ReturnType<typeof im
 
 /** The tag past the bound, in one fresh n8n: as saved (the clear error) and one item per page. */
 async function measureBeyond(options: ScaleOptions): Promise<BeyondResult[]> {
-	const { install, packed, sandbox } = options;
-	const item = LIST_CASES.find((c) => c.key === 'tag');
-	if (!item) throw new Error('no list case tag');
-	seedLists(sandbox, { ...SMALL, tagContacts: BEYOND_BOUND });
-	log(`scale tag ${BEYOND_BOUND}: starting a fresh n8n ${install.version}`);
-	let stack: N8nStack | undefined;
-	try {
-		stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-scale-', logLevel: 'info', env: options.env });
-		const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
-		const workflow = (name: string, parameters: Record<string, unknown>) =>
-			importAndActivate(ctx, listWorkflow(name, parameters, ACTION_NODE_TYPE, 1, stack!.credential, CREDENTIAL_TYPE));
+	return await inFreshN8n(options, 'tag', BEYOND_BOUND, async (ctx, workflow, item) => {
 		const asSaved = await workflow(`scale tag ${BEYOND_BOUND}`, item.ours);
 		const perPage = await workflow(`scale tag ${BEYOND_BOUND} one item per page`, { ...item.ours, options: { oneItemPerPage: true } });
 		const results = [
@@ -168,9 +169,7 @@ async function measureBeyond(options: ScaleOptions): Promise<BeyondResult[]> {
 		];
 		for (const r of results) log(`scale tag ${BEYOND_BOUND}, ${r.label}: ${r.status}, ${r.items} items, ${r.contacts} contacts, ${r.requests} requests, ${r.nodeMs} ms${r.error ? `; error: ${r.error}` : ''}`);
 		return results;
-	} finally {
-		await stack?.stop();
-	}
+	});
 }
 
 /** Every scale point, one fresh n8n after the other, then their table. */

@@ -53,6 +53,14 @@ describe('Options → One Item per Page', () => {
 		expect(perContact).toHaveLength(250);
 	});
 
+	test('a whole list (integrations, one call): one item holding the whole list', async () => {
+		const integrations = { resource: 'integration', operation: 'getAll', returnAll: true };
+		const perElement = jsonOf(await runNode(ctx.sandbox, { parameters: integrations }));
+		const perPage = jsonOf(await runNode(ctx.sandbox, { parameters: { ...integrations, options: { oneItemPerPage: true } } }));
+		expect(perPage).toEqual([{ page: 1, integrations: perElement }]);
+		expect(perElement.length).toBeGreaterThan(1);
+	});
+
 	test('off by default: one item per contact', async () => {
 		const out = jsonOf(await runNode(ctx.sandbox, { parameters: tagContacts({ returnAll: false, limit: 3 }) }));
 		expect(out).toHaveLength(3);
