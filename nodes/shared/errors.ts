@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError } from './retry';
+import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError, NOTHING_SENT_MESSAGE } from './retry';
 
 /** What we know about a failed API call; never holds request headers (the token lives there). */
 export interface ApiFailure {
@@ -171,7 +171,8 @@ export interface NetworkErrorOptions {
 
 /**
  * The host (and port) the failed call was for: from the HTTP client's address, else from Node's
- * error (hostname, or address and port). Only the host: never the path, the query or userinfo.
+ * error (hostname, or address and port, or its message where n8n 1.x keeps only that). Only the
+ * host: never the path, the query or userinfo.
  */
 function hostOf(cause: unknown): string | undefined {
 	const chain = causesOf(cause);
@@ -193,6 +194,11 @@ function hostOf(cause: unknown): string | undefined {
 		if (typeof address === 'string' && address !== '') {
 			const shown = address.includes(':') ? `[${address}]` : address;
 			return typeof port === 'number' || typeof port === 'string' ? `${shown}:${port}` : shown;
+		}
+		const { messages } = candidate as { messages?: unknown };
+		for (const line of Array.isArray(messages) ? messages : []) {
+			const match = typeof line === 'string' ? NOTHING_SENT_MESSAGE.exec(line) : null;
+			if (match) return match[1];
 		}
 	}
 	return undefined;

@@ -149,6 +149,12 @@ const NOTHING_SENT_CODES = new Set([
 
 const NOTHING_SENT_SYSCALLS = new Set(['connect', 'getaddrinfo']);
 
+/** Node's message of such an error: "<syscall> <CODE> <address>". */
+export const NOTHING_SENT_MESSAGE = /^(?:connect|getaddrinfo) [A-Z][A-Z0-9_]+ (\S+)/;
+
+/** An error code (ECONNREFUSED, UND_ERR_SOCKET, CERT_HAS_EXPIRED), not an HTTP status. */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{2,}$/;
+
 const TIMEOUT_CODES = new Set([
 	'ETIMEDOUT',
 	'ESOCKETTIMEDOUT',
@@ -170,17 +176,23 @@ export interface NetworkProblem {
 
 /** The code of an HTTP client error (n8n wraps axios' error: the code sits on its cause). */
 export function describeNetworkError(error: unknown): NetworkProblem {
-	// n8n's error → axios' error → Node's system error (which names its syscall)
+	// n8n 2.x: n8n's error → axios' error → Node's system error (which names its syscall). n8n 1.x
+	// drops the cause: its NodeApiError keeps the code as `httpCode` and Node's message, e.g.
+	// "connect ECONNREFUSED 127.0.0.1:1", in `messages`.
 	const candidates = causesOf(error);
 	let code: string | undefined;
 	let message = '';
 	let beforeWrite = false;
 	for (const candidate of candidates) {
-		const value = (candidate as { code?: unknown }).code;
-		if (code === undefined && typeof value === 'string' && value !== '') code = value;
-		const text = (candidate as { message?: unknown }).message;
-		if (typeof text === 'string') message += ` ${text}`;
-		const syscall = (candidate as { syscall?: unknown }).syscall;
+		const { code: value, httpCode, syscall, message: text, messages } = candidate as Record<string, unknown>;
+		for (const named of [value, httpCode]) {
+			if (code === undefined && typeof named === 'string' && ERROR_CODE.test(named)) code = named;
+		}
+		for (const line of [text, ...(Array.isArray(messages) ? messages : [])]) {
+			if (typeof line !== 'string') continue;
+			message += ` ${line}`;
+			if (NOTHING_SENT_MESSAGE.test(line)) beforeWrite = true;
+		}
 		if (typeof syscall === 'string' && NOTHING_SENT_SYSCALLS.has(syscall)) beforeWrite = true;
 	}
 	const timedOut =

@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 
 import { NodeApiError } from 'n8n-workflow';
 
+import { networkError } from '../../nodes/shared/errors';
+import { decide, DEFAULT_RETRY_POLICY, describeNetworkError, networkFailure } from '../../nodes/shared/retry';
 import { useSandbox } from '../helpers/node-runner';
 import { closedPort, dumpEverything, runError } from './helpers';
 
@@ -71,6 +73,31 @@ describe('nothing was sent: the API cannot have done anything', () => {
 		expect(String(error.description)).toContain('api.conversation-inbox.invalid');
 		expect(String(error.description)).not.toContain('may have carried out');
 		expect(dumpEverything(error)).not.toContain(TOKEN);
+	});
+});
+
+describe("n8n 1.x's error (the same failures; e2e runs them in real n8n 1.123)", () => {
+	// A stand-in, named so: n8n 1.x's NodeApiError drops the cause and keeps the code as httpCode
+	// and Node's message in messages (checked against n8n-core 1.123.81's httpRequest).
+	const n8n1Error = (code: string, nodeMessage: string): Error =>
+		Object.assign(new Error('The service refused the connection - perhaps it is offline'), { cause: undefined, httpCode: code, messages: [nodeMessage, nodeMessage] });
+	const node = { id: '1', name: 'Inbox', type: 'conversationInbox', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+
+	test.each([
+		['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9', '127.0.0.1:9', true],
+		['ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.invalid', 'api.example.invalid', false],
+	] as const)('%s: "nothing was sent", with the host from Node\'s message; retried: %s', (code, nodeMessage, host, retried) => {
+		const cause = n8n1Error(code, nodeMessage);
+		expect(networkError(node, cause, 'POST', '/tag/create').message).toBe(`Could not reach the API at ${host} (${code}): nothing was sent`);
+		const failure = networkFailure(describeNetworkError(cause));
+		expect(decide(failure, 'POST', 1, DEFAULT_RETRY_POLICY).retry).toBe(retried);
+	});
+
+	test('a reset (read ECONNRESET): retried for GET only, not "nothing was sent"', () => {
+		const cause = n8n1Error('ECONNRESET', 'read ECONNRESET');
+		expect(networkError(node, cause, 'POST', '/tag/create').message).not.toContain('nothing was sent');
+		const failure = networkFailure(describeNetworkError(cause));
+		expect([decide(failure, 'GET', 1, DEFAULT_RETRY_POLICY).retry, decide(failure, 'POST', 1, DEFAULT_RETRY_POLICY).retry]).toEqual([true, false]);
 	});
 });
 

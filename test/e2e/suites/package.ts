@@ -105,14 +105,15 @@ export function packageSuite(ctx: () => E2EContext): void {
 			expect(sandbox.requests).toEqual([]);
 		});
 
-		test('an unreachable Base URL: n8n\'s credential test shows only the error code (it maps a declarative test\'s failure itself)', async () => {
+		test('an unreachable Base URL: n8n\'s credential test shows its own words (2.x: the bare code) for a declarative test', async () => {
 			const { client, stack } = ctx();
 			const port = await closedPort();
 			const result = await client.testCredential(stack.credential, { baseUrl: `http://127.0.0.1:${port}/v2`, apiToken: 'unreachable-token-123456' });
-			// n8n's CredentialsTester answers `error.cause.code` for a declarative test: our words cannot
-			// reach this panel (a node credentialTest method could, but n8n offers it only the deprecated
-			// helpers.request, which n8n's verification lint forbids). The node's own message: below.
-			expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+			// n8n's CredentialsTester answers `error.cause.code` for a declarative test (1.x, which drops
+			// the cause, its generic wording): our words cannot reach this panel (a node credentialTest
+			// method could, but n8n offers it only the deprecated helpers.request, which n8n's
+			// verification lint forbids). The node's own message: below.
+			expect(result).toEqual({ status: 'Error', message: major() === '2' ? 'ECONNREFUSED' : 'The service refused the connection - perhaps it is offline' });
 		});
 
 		test('the node with an unreachable Base URL: n8n shows "Could not reach the API at <host> (ECONNREFUSED): nothing was sent"', async () => {
