@@ -86,7 +86,8 @@ describe("n8n 1.x's error (the same failures; e2e runs them in real n8n 1.123)",
 	test.each([
 		['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9', '127.0.0.1:9', true],
 		['ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.invalid', 'api.example.invalid', false],
-	] as const)('%s: "nothing was sent", with the host from Node\'s message; retried: %s', (code, nodeMessage, host, retried) => {
+		['ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.1:443', '10.0.0.1:443', true],
+	] as const)('%s, Node\'s message "%s": nothing was sent, at %s; a POST retried: %s', (code, nodeMessage, host, retried) => {
 		const cause = n8n1Error(code, nodeMessage);
 		expect(networkError(node, cause, 'POST', '/tag/create').message).toBe(`Could not reach the API at ${host} (${code}): nothing was sent`);
 		const failure = networkFailure(describeNetworkError(cause));
