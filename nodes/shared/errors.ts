@@ -238,11 +238,12 @@ export function networkError(
 	if (problem.nothingSent) {
 		const code = problem.code ?? 'no connection';
 		const host = hostOf(cause) ?? 'the Base URL';
+		const message = `Could not reach the API at ${host} (${code}): nothing was sent`;
 		const error = new NodeApiError(
 			node,
 			{ success: false, message: code, request: `${method} ${path}` },
 			{
-				message: `Could not reach the API at ${host} (${code}): nothing was sent`,
+				message,
 				description: `${method} ${path} never reached the API, so nothing was done on the platform. ${unreachableHint(code, host)}`,
 				httpCode: null as unknown as string,
 				itemIndex,
@@ -250,7 +251,7 @@ export function networkError(
 		);
 		// NodeApiError swaps a message that names a common code for its generic wording
 		// ("The service refused the connection …"); ours names the host and what was sent.
-		error.message = `Could not reach the API at ${host} (${code}): nothing was sent`;
+		error.message = message;
 		return error;
 	}
 	if (problem.timedOut) {

@@ -122,8 +122,9 @@ const TRANSIENT_CODES = new Set([
 ]);
 
 /**
- * Codes of a connection that failed before the request was written: name resolution, connect and
- * the TLS handshake. Node's own errors also say so with their `syscall` (connect, getaddrinfo).
+ * Codes that only a connection failing before the request was written gives: name resolution,
+ * connect and the TLS handshake. Others (EHOSTUNREACH, ETIMEDOUT …) count when Node's error names
+ * the step, by its `syscall` (connect, getaddrinfo) or its message ("connect EHOSTUNREACH …").
  */
 const NOTHING_SENT_CODES = new Set([
 	'ECONNREFUSED',
@@ -131,9 +132,6 @@ const NOTHING_SENT_CODES = new Set([
 	'EAI_AGAIN',
 	'EAI_FAIL',
 	'EAI_NONAME',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
 	'UND_ERR_CONNECT_TIMEOUT',
 	'CERT_HAS_EXPIRED',
 	'CERT_NOT_YET_VALID',
