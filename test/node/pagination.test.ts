@@ -215,6 +215,7 @@ describe('Options → Concurrent Page Requests', () => {
 			'Concurrent Page Requests',
 			'Extra Query Parameters',
 			'Offset Parameter Name',
+			'One Item per Page',
 			'Page Size Parameter Name',
 			'Rename Sent Fields',
 		]);

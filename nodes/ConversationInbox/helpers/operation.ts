@@ -17,7 +17,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { optionsCollection, pagingNameOptions } from './options';
+import { listOptions, optionsCollection } from './options';
 import type { Unwrap } from './output';
 import { AssumptionFailed } from './output';
 import type { ListSpec } from './paging';
@@ -189,7 +189,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 	const fields = definition.fields.map(asField);
 	const options = [
 		...(definition.options ?? []),
-		...(output.kind === 'list' ? pagingNameOptions(output.list.paging) : []),
+		...(output.kind === 'list' ? listOptions(output.list) : []),
 	];
 	const preparation: Preparation = {
 		fields: fields.flatMap((field) => field.sent),
