@@ -22,6 +22,9 @@ const SEARCH_CHATS_METHOD = 'searchChats';
 const CHAT_PICKER_CATEGORIES = ['attendance', 'queue', 'pinned', 'groups', 'finalized'] as const;
 /** Chats asked for per request (the API allows 1-1000). */
 export const CHAT_PICKER_PAGE_SIZE = 100;
+
+/** Where a contact's name or number goes instead of a chat ID (checks.ts `id`'s `byName`). */
+export const CHAT_BY_NAME = "choose the chat From List and type the contact's name or number to find it";
 /** One call of the list search stops once it holds this many matching chats... */
 export const CHAT_PICKER_MIN_RESULTS = 50;
 /** ...or after this many requests, so that typing in the search box stays responsive. */

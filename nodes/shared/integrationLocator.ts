@@ -19,6 +19,11 @@ const SEARCH_INTEGRATIONS_METHOD = 'searchIntegrations';
 /** Name of the load-options method of multi-select integration fields (chat and trigger filters). */
 export const GET_INTEGRATIONS_METHOD = 'getIntegrations';
 
+/** Where an integration's name goes instead of its ID (checks.ts `id`'s `byName`). */
+export const INTEGRATION_BY_NAME = 'choose the integration From List to find it by its name';
+/** The same for a list of integrations chosen by name (multiOptions). */
+export const INTEGRATIONS_BY_NAME = 'choose the integrations by name from the list';
+
 /**
  * A resource-locator property for a channel integration id: "From List" (GET /integration/list,
  * filtered by the typed text) or "By ID" (validated against `^c[a-z0-9]{24}$`).
