@@ -92,6 +92,26 @@ const cases: NextStep[] = [
 	),
 
 	// Phone numbers: the spec's rule (8-30 characters, any format) and nothing stricter.
+	// Numbers: a decimal comma is written with a point.
+	step(
+		'a decimal comma in a Number value (Custom Field → Create or Update)',
+		{
+			...VALID.customFieldUpsert,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'number', value: '7,5' }] },
+		},
+		'Invalid Value of input 1: must be a number (Value Type Number), got "7,5"',
+		'Write the decimal with a point: "7.5", not "7,5" (the API reads JSON numbers).',
+	),
+	step(
+		'a word in a Number value: digits, or Value Type Text',
+		{
+			...VALID.customFieldUpsert,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'number', value: 'seven' }] },
+		},
+		'Invalid Value of input 1: must be a number (Value Type Number), got "seven"',
+		'Give digits with an optional decimal point, e.g. 42 or 3.5, or choose Value Type Text to send it as text.',
+	),
+
 	// Lengths, types, choices.
 	step(
 		'a name too long: shorten it, by how much',

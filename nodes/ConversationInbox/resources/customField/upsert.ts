@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Check, Subject } from '../../../shared/checks';
-import { describeValue, invalid, missing, parseJsonValue, phone } from '../../../shared/checks';
+import { describeValue, invalid, missing, numberFix, parseJsonValue, phone } from '../../../shared/checks';
 import { additionalFields, body, idHint, phoneNumberParameter, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
@@ -31,7 +31,7 @@ function typedValue(at: Subject, entry: IDataObject, index: number): unknown {
 		case 'text':
 			return raw;
 		case 'number':
-			if (!NUMBER.test(raw)) throw invalid(value, 'must be a number (Value Type Number)', describeValue(raw));
+			if (!NUMBER.test(raw)) throw invalid(value, 'must be a number (Value Type Number)', describeValue(raw), numberFix(raw));
 			return Number(raw);
 		case 'boolean':
 			if (raw.trim() !== 'true' && raw.trim() !== 'false') {
@@ -159,7 +159,7 @@ export const customFieldUpsert = defineOperation({
 		body(
 			phoneNumberParameter({
 				description:
-					'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
+					'Phone number of the contact: country code, area code and number (e.g. 5511999998888 or +55 11 99999-8888)',
 			}),
 			phone({ required: true, format: 'number' }),
 		),
