@@ -14,7 +14,6 @@ import { DEMO } from '../sandbox';
 
 const ctx = useSandbox();
 
-const WHATSAPP = DEMO.integrations.whatsapp.id;
 const TAG = DEMO.tags.vip.id;
 const SENT = 'Nothing was sent to the API.';
 
