@@ -56,7 +56,7 @@ interface IntegrationRecord extends IDataObject {
 }
 
 /** Every integration of the company that has an id (GET /integration/list: the whole list). */
-async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
+export async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
 	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
 	return (objectsAt(body, LIST_AT.integrations) as IntegrationRecord[]).filter(
 		(integration) => typeof integration.id === 'string' && integration.id !== '',
