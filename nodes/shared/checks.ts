@@ -114,6 +114,9 @@ function lengthFix(what: string, length: number, min?: number, max?: number): st
 	return `Make ${what} at least ${count(min ?? 1, 'character')} long and run again.`;
 }
 
+/** For a text of the wrong form: the rule gives the form, with an example. */
+const formFix = (label: string): string => `Write ${label} in the form the rule shows and run again.`;
+
 /** Text coming from an expression may be a number; objects, lists and booleans are not text. */
 function asText(at: Subject, value: unknown): string {
 	if (typeof value === 'string') return value;
@@ -171,12 +174,12 @@ export function text(options: TextOptions = {}): Check {
 				at,
 				options.patternRule ?? `must match ${options.pattern.source}`,
 				describeValue(value),
-				options.fix ?? `Write ${at.label} in the form the rule shows and run again.`,
+				options.fix ?? formFix(at.label),
 			);
 		}
 		const broken = options.check?.(value);
 		if (broken) {
-			throw invalid(at, broken, describeValue(value), options.fix ?? `Write ${at.label} in the form the rule shows and run again.`);
+			throw invalid(at, broken, describeValue(value), options.fix ?? formFix(at.label));
 		}
 		return value;
 	};
@@ -205,7 +208,7 @@ const ID_LIKE = /^[a-z0-9]{20,}$/i;
  * Bot") goes where names go (`byName`: "put names under Tag Names", "switch Tag to By Name"); one
  * that reads like a damaged ID is copied again.
  */
-export function idFix(value: string, byName?: string): string {
+function idFix(value: string, byName?: string): string {
 	if (!ID_LIKE.test(value)) {
 		const where = byName ? `; ${byName}` : '; give the ID instead';
 		return `${describeValue(value)} looks like a name, not an ID${where}. IDs look like ${ID_PLACEHOLDER}.`;
