@@ -111,6 +111,22 @@ const cases: NextStep[] = [
 		'Give digits with an optional decimal point, e.g. 42 or 3.5, or choose Value Type Text to send it as text.',
 	),
 
+	step(
+		'a word in a Boolean value',
+		{
+			...VALID.customFieldUpsert,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'boolean', value: 'yes' }] },
+		},
+		'Invalid Value of input 1: must be true or false (Value Type Boolean), got "yes"',
+		'Write true or false, or choose Value Type Text to send the word as text.',
+	),
+	step(
+		'a template field input without its ID',
+		{ ...VALID.customFieldUpsert, inputs: { templateField: [{ templateFieldId: ' ', value: 'gold' }] } },
+		'Invalid Template Field ID of input 1: a value is required, got ""',
+		'Fill in the Template Field ID of input 1, or remove the input.',
+	),
+
 	// Lengths, types, choices.
 	step(
 		'a name too long: shorten it, by how much',
