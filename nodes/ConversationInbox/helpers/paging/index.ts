@@ -119,7 +119,9 @@ export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings
 		const at = subject(ctx, 'Limit');
 		limit = integer({ min: 1 })(value, at) as number | undefined;
 		// An empty Limit is not "no limit".
-		if (limit === undefined) throw invalid(at, 'must be a whole number of 1 or more', describeValue(value));
+		if (limit === undefined) {
+			throw invalid(at, 'must be a whole number of 1 or more', describeValue(value), 'Give Limit a number of 1 or more, or switch Return All on.');
+		}
 	}
 	const { paging } = spec;
 	const assumed = assumedNames(paging);
@@ -130,7 +132,12 @@ export function readListSettings(ctx: RuleContext, spec: ListSpec): ListSettings
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 			names[key] = assumed[key] ?? '';
 		} else if (typeof value !== 'string' || /\s/.test(value.trim())) {
-			throw invalid(subject(ctx, label), 'must be a query parameter name without spaces', describeValue(value));
+			throw invalid(
+				subject(ctx, label),
+				'must be a query parameter name without spaces',
+				describeValue(value),
+				`Give the name exactly as the API spells it (e.g. offset), or leave ${label} empty for the assumed name.`,
+			);
 		} else {
 			names[key] = value.trim();
 		}
