@@ -314,7 +314,7 @@ async function triggerBursts(ctx: E2EContext, webhookBase: string, label: string
  * one after the other, never both running at once.
  */
 async function mainQueue(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log('building and packing the package');
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
@@ -526,7 +526,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 }
 
 async function main(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log(`building and packing the package`);
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));

@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY, describeNetworkError } from './retry';
+import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError, NOTHING_SENT_MESSAGE } from './retry';
 
 /** What we know about a failed API call; never holds request headers (the token lives there). */
 export interface ApiFailure {
@@ -29,6 +29,8 @@ export interface ErrorHints {
 	noReason?: string;
 	/** added to request errors (4xx other than 401/403/404/409/429, `success: false`) */
 	assumptions?: string;
+	/** the names the operation sends that the spec does not show: pointed out when the API's message names one */
+	assumedNames?: string[];
 }
 
 /** The API's default error text (spec: Errors), and what it says. */
@@ -93,12 +95,31 @@ function headlineFor(statusCode: number): { headline: string; hint: string } {
 	return { headline: 'The API returned an unexpected status', hint: 'Check the Base URL and try again.' };
 }
 
-/** The API's own `message`, if the body carries one. */
+/**
+ * The texts of one part of an error body: a text, a list (of texts or of objects), or an object
+ * with `message` (an `errors[]` entry may name its field: `field: text`).
+ */
+function textsOf(value: unknown): string[] {
+	if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
+	if (Array.isArray(value)) return value.flatMap(textsOf);
+	if (!value || typeof value !== 'object') return [];
+	const entry = value as JsonObject;
+	const texts = textsOf(entry.message);
+	const field = [entry.field, entry.path, entry.property].find((name) => typeof name === 'string' && name !== '');
+	if (typeof field !== 'string') return texts;
+	return texts.map((text) => (text.startsWith(field) ? text : `${field}: ${text}`));
+}
+
+/**
+ * The API's explanation, whatever its shape (DESIGN.md, "Reading the API's answers"): `message` as
+ * text or list, `error` as text or `{message}`, `errors[]` of texts or `{message}`; every distinct
+ * text, in that order, joined with "; ". Undefined when the body carries none.
+ */
 export function apiMessage(body: unknown): string | undefined {
-	if (body && typeof body === 'object' && typeof (body as JsonObject).message === 'string') {
-		return (body as JsonObject).message as string;
-	}
-	return undefined;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const { message, error, errors } = body as JsonObject;
+	const texts = [...new Set([...textsOf(message), ...textsOf(error), ...textsOf(errors)])];
+	return texts.length > 0 ? texts.join('; ') : undefined;
 }
 
 /** True when the body is a parsed JSON object or array (not text, not nothing). */
@@ -143,6 +164,12 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	}
 	const requestError =
 		!notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && ![404, 409].includes(statusCode) && statusCode < 500;
+	const named = requestError && message !== undefined ? namesIn(message, hints?.assumedNames) : [];
+	if (named.length > 0) {
+		parts.unshift(
+			`The API's message names ${named.map((name) => `"${name}"`).join(', ')}, which the node sends under a name it assumes: the API most likely calls it otherwise.`,
+		);
+	}
 	if (requestError && hints?.assumptions) parts.push(hints.assumptions);
 	const response: JsonObject = {
 		success: false,
@@ -157,9 +184,55 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	});
 }
 
-/** True when the API reports success; `success: false` is a failure even under HTTP 200. */
-export function isSuccessBody(body: unknown): body is JsonObject & { success: true } {
-	return !!body && typeof body === 'object' && (body as JsonObject).success === true;
+/** The assumed names that `text` mentions as a word (`chatType` in "chatType: unknown field"). */
+function namesIn(text: string, names: string[] = []): string[] {
+	return names.filter((name) => new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}([^A-Za-z0-9_]|$)`).test(text));
+}
+
+/**
+ * True when a 2xx answer is a success: any body that does not say `success: false` (a missing
+ * `success` is not a failure: the spec declares no error body at all for some endpoints).
+ */
+export function isSuccessBody(body: unknown): boolean {
+	return !(!!body && typeof body === 'object' && (body as JsonObject).success === false);
+}
+
+/** What a 2xx answer lacked: nothing at all, or the key where the spec puts the payload. */
+export interface MissingPayload {
+	/** the payload's path in the spec, e.g. `response.chats` */
+	expected: string;
+	/** the keys that came (two levels, e.g. `data.chats`); empty for an answer without a body */
+	came: string[];
+}
+
+/**
+ * A 2xx answer without the payload the spec names: an empty body (or 204) where the spec shows a
+ * payload, or a body whose key is absent. Never an empty list or an item without the resource.
+ */
+export function missingPayloadError(
+	node: INode,
+	failure: Pick<ApiFailure, 'statusCode' | 'method' | 'path'>,
+	missing: MissingPayload,
+	itemIndex?: number,
+): NodeApiError {
+	const { statusCode, method, path } = failure;
+	const { expected, came } = missing;
+	const empty = came.length === 0;
+	const message = empty
+		? `The API answered nothing (HTTP ${statusCode}), where its description shows ${expected}`
+		: `The API's answer has no ${expected} (HTTP ${statusCode})`;
+	const what = empty
+		? `${method} ${path} answered HTTP ${statusCode} without a body; expected ${expected}.`
+		: `${method} ${path} answered HTTP ${statusCode}; expected ${expected}; the answer has ${came.join(', ')}.`;
+	const then =
+		method === 'GET'
+			? 'The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.'
+			: 'The request may have been carried out: check on the platform before running it again. No output was produced for this item.';
+	return new NodeApiError(
+		node,
+		{ success: false, httpCode: statusCode, request: `${method} ${path}` },
+		{ message, description: `${what} ${then}`, httpCode: String(statusCode), itemIndex },
+	);
 }
 
 export interface NetworkErrorOptions {
@@ -170,8 +243,61 @@ export interface NetworkErrorOptions {
 }
 
 /**
- * A call that got no HTTP answer (refused, reset, timed out). Built from the error's code only:
- * the original error holds the request, and the request holds the token.
+ * The host (and port) the failed call was for: from the HTTP client's address, else from Node's
+ * error (hostname, or address and port, or its message where n8n 1.x keeps only that). Only the
+ * host: never the path, the query or userinfo.
+ */
+function hostOf(cause: unknown): string | undefined {
+	const chain = causesOf(cause);
+	for (const candidate of chain) {
+		const config = (candidate as { config?: { baseURL?: unknown; url?: unknown } }).config;
+		for (const address of [config?.baseURL, config?.url]) {
+			if (typeof address !== 'string') continue;
+			try {
+				const { host } = new URL(address);
+				if (host) return host;
+			} catch {
+				// a relative url: try the next
+			}
+		}
+	}
+	for (const candidate of chain) {
+		const { hostname, host, address, port } = candidate as Record<string, unknown>;
+		for (const name of [hostname, host]) if (typeof name === 'string' && name !== '') return name;
+		if (typeof address === 'string' && address !== '') {
+			const shown = address.includes(':') ? `[${address}]` : address;
+			return typeof port === 'number' || typeof port === 'string' ? `${shown}:${port}` : shown;
+		}
+		const { messages } = candidate as { messages?: unknown };
+		for (const line of Array.isArray(messages) ? messages : []) {
+			const match = typeof line === 'string' ? NOTHING_SENT_MESSAGE.exec(line) : null;
+			if (match) return match[1];
+		}
+	}
+	return undefined;
+}
+
+/** What to check when nothing reached the API, by the code of the failure. */
+function unreachableHint(code: string, host: string): string {
+	if (code === 'ECONNREFUSED') {
+		return `Nothing accepted the connection at ${host}. Check the host and port of the Base URL in the credential, and that the API is running and reachable from n8n.`;
+	}
+	if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_FAIL') {
+		return `The name ${host} does not resolve (DNS). Check its spelling in the Base URL of the credential.`;
+	}
+	if (code === 'EAI_AGAIN') return `The name ${host} could not be resolved at the moment (a temporary DNS failure). Try again later.`;
+	if (/CERT|TLS|SSL/.test(code)) {
+		return `The secure connection to ${host} failed: its certificate was not accepted. Check that the Base URL is the API's https address; a certificate n8n does not trust can be accepted with the node's Settings → Request Options → Ignore SSL Issues (Insecure).`;
+	}
+	return `Check the Base URL in the credential and that ${host} is reachable from n8n.`;
+}
+
+/**
+ * A call that got no HTTP answer (refused, reset, timed out). Built from the error's code and the
+ * host only: the original error holds the request, and the request holds the token. A connection
+ * that failed before the request was written says that nothing was sent (it did nothing on the
+ * platform); a reset or timeout afterwards says nothing of the kind (the retry policy adds that
+ * the API may have carried it out).
  */
 export function networkError(
 	node: INode,
@@ -182,6 +308,25 @@ export function networkError(
 	options: NetworkErrorOptions = {},
 ): NodeApiError {
 	const problem = describeNetworkError(cause);
+	if (problem.nothingSent) {
+		const code = problem.code ?? 'no connection';
+		const host = hostOf(cause) ?? 'the Base URL';
+		const message = `Could not reach the API at ${host} (${code}): nothing was sent`;
+		const error = new NodeApiError(
+			node,
+			{ success: false, message: code, request: `${method} ${path}` },
+			{
+				message,
+				description: `${method} ${path} never reached the API, so nothing was done on the platform. ${unreachableHint(code, host)}`,
+				httpCode: null as unknown as string,
+				itemIndex,
+			},
+		);
+		// NodeApiError swaps a message that names a common code for its generic wording
+		// ("The service refused the connection …"); ours names the host and what was sent.
+		error.message = message;
+		return error;
+	}
 	if (problem.timedOut) {
 		const limit = options.timeoutMs === undefined ? '' : ` within ${options.timeoutMs} ms`;
 		const setting = options.timeoutSetting

@@ -5,8 +5,8 @@
  * For each row:
  *
  * 1. one item, no continueOnFail: the node throws a NodeOperationError (or n8n's re-wrap of it)
- *    naming the field by its display name, the rule and the item (index 0), saying that nothing
- *    was sent, and the sandbox's request log stays EMPTY; where the row gives the whole message,
+ *    naming the field by its display name, the rule and the item (index 0), saying what to do next
+ *    (not the generic "change it to meet the rule") and that nothing was sent, and the sandbox's request log stays EMPTY; where the row gives the whole message,
  *    it is that message;
  * 2. two such items under continueOnFail: two error items, in order, paired to items 0 and 1,
  *    each naming its own item, and still zero requests.
@@ -308,6 +308,8 @@ describe('bad input never reaches the API', () => {
 		expectNamed(error.message, bad.field, undefined, bad.rule);
 		expect(itemIndexOf(error)).toBe(0);
 		expect(String(error.description)).toContain('Nothing was sent to the API');
+		// What to do next, for this field: never the generic "change it to meet the rule" alone (issue 26).
+		expect(String(error.description)).not.toMatch(/to meet the rule/);
 		// RoutingNode may re-wrap the error in a NodeApiError (same message and description); the
 		// NodeOperationError is then its cause.
 		const original = error instanceof NodeOperationError ? error : (error.cause as Error);

@@ -21,3 +21,5 @@ export { CONTROL_ENDPOINTS } from './control';
 export { ApiError, DEFAULT_ERROR_MESSAGE } from './errors';
 export { seededId } from './ids';
 export * from './types';
+export { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from './shapes';
+export type { AnswerShape, AnswerShapes } from './shapes';

@@ -106,8 +106,15 @@ export function choice(
 
 const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
 
-/** The contact's phone number field, as every operation that takes one shows it. */
-export function phoneNumberParameter(options: { description: string; required?: boolean }): INodeProperties {
+/** What checks.ts `phone` accepts, in the spec's words: 8-30 characters, any format. */
+export const PHONE_HINT =
+	'With country and area code, 8-30 characters in any format: 5511987650001 and +55 11 98765-0001 both work';
+
+/**
+ * The contact's phone number field, as every operation that takes one shows it; `hint` says what
+ * its check accepts (PHONE_HINT unless the operation checks otherwise).
+ */
+export function phoneNumberParameter(options: { description: string; required?: boolean; hint?: string }): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -116,6 +123,7 @@ export function phoneNumberParameter(options: { description: string; required?: 
 		default: '',
 		placeholder: PHONE_PLACEHOLDER,
 		description: options.description,
+		hint: options.hint ?? PHONE_HINT,
 	};
 }
 export const LID_EXAMPLE = '123456789012345@lid';

@@ -17,7 +17,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { optionsCollection, pagingNameOptions } from './options';
+import { listOptions, optionsCollection } from './options';
 import type { Unwrap } from './output';
 import { AssumptionFailed } from './output';
 import type { ListSpec } from './paging';
@@ -197,6 +197,7 @@ function errorHints(definition: OperationDefinition, assumedNames: string[]): Er
 		noReason: `Check the values of this item for "${definition.action}" against the fields' hints (the API's rules), and that the IDs it names exist.`,
 		...definition.errors,
 		assumptions: parts.length > 0 ? parts.join(' ') : undefined,
+		assumedNames,
 	};
 }
 
@@ -205,7 +206,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 	const fields = definition.fields.map(asField);
 	const options = [
 		...(definition.options ?? []),
-		...(output.kind === 'list' ? pagingNameOptions(output.list.paging) : []),
+		...(output.kind === 'list' ? listOptions(output.list) : []),
 	];
 	const preparation: Preparation = {
 		fields: fields.flatMap((field) => field.sent),

@@ -141,7 +141,9 @@ function renameFields(ctx: RuleContext, options: IDataObject): void {
 	(entries as IDataObject[]).forEach((entry, index) => {
 		const from = typeof entry?.from === 'string' ? entry.from.trim() : '';
 		const to = typeof entry?.to === 'string' ? entry.to.trim() : '';
-		if (!from || !to) throw invalid(subject(ctx, RENAME), `entry ${index + 1} needs both names`);
+		if (!from || !to) {
+			throw invalid(subject(ctx, RENAME), `entry ${index + 1} needs both names`, undefined, `Fill in both names of entry ${index + 1}, or remove the entry.`);
+		}
 		for (const target of [ctx.request.qs, ctx.request.body as IDataObject | undefined]) {
 			if (!target || typeof target !== 'object' || !(from in target)) continue;
 			target[to] = target[from];
@@ -160,7 +162,9 @@ function mergeExtras(ctx: RuleContext): void {
 		const qs: IDataObject = { ...(request.qs ?? {}) };
 		(pairs as IDataObject[]).forEach((pair, index) => {
 			const name = typeof pair?.name === 'string' ? pair.name.trim() : '';
-			if (!name) throw invalid(subject(ctx, EXTRA_QUERY), `entry ${index + 1} needs a name`);
+			if (!name) {
+				throw invalid(subject(ctx, EXTRA_QUERY), `entry ${index + 1} needs a name`, undefined, `Fill in the Name of entry ${index + 1}, or remove the entry.`);
+			}
 			const value = pair.value;
 			qs[name] =
 				value === undefined || value === null
@@ -177,7 +181,12 @@ function mergeExtras(ctx: RuleContext): void {
 	const at = subject(ctx, EXTRA_BODY);
 	const extra = parseJsonValue(at, rawBody);
 	if (!extra || typeof extra !== 'object' || Array.isArray(extra)) {
-		throw invalid(at, 'must be a JSON object, like {"field": "value"}', describeValue(extra));
+		throw invalid(
+			at,
+			'must be a JSON object, like {"field": "value"}',
+			describeValue(extra),
+			'Put the fields to add between { and }, each as "name": value.',
+		);
 	}
 	if (Object.keys(extra).length === 0) return;
 	request.body = { ...((request.body as IDataObject) ?? {}), ...(extra as IDataObject) };

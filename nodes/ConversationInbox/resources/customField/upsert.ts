@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Check, Subject } from '../../../shared/checks';
-import { describeValue, invalid, isAbsent, missing, parseJsonValue, phone } from '../../../shared/checks';
+import { describeValue, invalid, isAbsent, missing, numberFix, parseJsonValue, phone } from '../../../shared/checks';
 import type { Field } from '../../helpers/fields';
 import { additionalFields, body, CLEARING_VALUE, idHint, phoneNumberParameter, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -43,11 +43,16 @@ function typedValue(at: Subject, entry: IDataObject, index: number): unknown {
 		case 'text':
 			return raw;
 		case 'number':
-			if (!NUMBER.test(raw)) throw invalid(value, 'must be a number (Value Type Number)', describeValue(raw));
+			if (!NUMBER.test(raw)) throw invalid(value, 'must be a number (Value Type Number)', describeValue(raw), numberFix(raw));
 			return Number(raw);
 		case 'boolean':
 			if (raw.trim() !== 'true' && raw.trim() !== 'false') {
-				throw invalid(value, 'must be true or false (Value Type Boolean)', describeValue(raw));
+				throw invalid(
+					value,
+					'must be true or false (Value Type Boolean)',
+					describeValue(raw),
+					'Write true or false, or choose Value Type Text to send the word as text.',
+				);
 			}
 			return raw.trim() === 'true';
 		case 'json':
@@ -57,6 +62,7 @@ function typedValue(at: Subject, entry: IDataObject, index: number): unknown {
 				{ ...at, label: `Value Type of input ${index + 1}` },
 				`must be one of ${VALUE_TYPES.map((t) => t.value).join(', ')}`,
 				describeValue(type),
+				'Choose the Value Type from the list.',
 			);
 	}
 }
@@ -76,6 +82,7 @@ const templateFieldInputs = (valueOf: EntryValue): Check => (value, at) => {
 				{ ...at, label: `Template Field ID of input ${index + 1}` },
 				'a value is required',
 				describeValue(templateFieldId),
+				`Fill in the Template Field ID of input ${index + 1}, or remove the input.`,
 			);
 		}
 		return {
@@ -162,7 +169,12 @@ export const withExtraInputs: Rule = (ctx) => {
 		let extra = parseJsonValue(at, extraRaw);
 		if (extra && typeof extra === 'object' && !Array.isArray(extra)) extra = [extra];
 		if (!Array.isArray(extra) || extra.some((e) => !e || typeof e !== 'object' || Array.isArray(e))) {
-			throw invalid(at, `must be a JSON list of objects, like ${EXTRA_FIELD_EXAMPLE}`, describeValue(extra));
+			throw invalid(
+				at,
+				`must be a JSON list of objects, like ${EXTRA_FIELD_EXAMPLE}`,
+				describeValue(extra),
+				'Write each extra field as an object in a list: [ {…}, {…} ], even for one field.',
+			);
 		}
 		entries.push(...(extra as IDataObject[]));
 	}
@@ -186,7 +198,7 @@ export const UPSERT = {
 	phoneNumber: body(
 		phoneNumberParameter({
 			description:
-				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
+				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 or +55 11 99999-8888)',
 		}),
 		phone({ required: true, format: 'number' }),
 	),

@@ -76,7 +76,7 @@ const tagRule: Rule = (ctx) => {
 	if (isAbsent(idValue) && isAbsent(nameValue)) {
 		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (By Name)');
 	}
-	writeTarget(ctx, tagId, id()(idValue, subject(ctx, tagId.label)));
+	writeTarget(ctx, tagId, id({ byName: 'switch Tag to By Name to give its name' })(idValue, subject(ctx, tagId.label)));
 	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 

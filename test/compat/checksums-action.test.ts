@@ -1,7 +1,9 @@
 /**
- * The 0.1.0 fixtures are frozen (scripts/record-0.1.0-fixtures.ts recorded them once from the
- * released build): any change to a file, a file missing, or a file not listed fails the suite.
- * SHA256SUMS holds one `sha256  path` line per file, path relative to test/fixtures/0.1.0.
+ * The 0.1.0 fixtures are frozen (scripts/record-0.1.0-fixtures.ts recorded the action node's once
+ * from the released build): any change to a file, a file missing, or a file not listed fails the
+ * suite. SHA256SUMS holds one `sha256  path` line per file, path relative to test/fixtures/0.1.0;
+ * this file checks that every file of the folder is listed and the action node's lines (action/...),
+ * checksums-trigger.test.ts the trigger's.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,7 +36,7 @@ describe('the frozen 0.1.0 fixtures', () => {
 		expect(paths.filter((path) => path.startsWith('action/')).length).toBeGreaterThanOrEqual(2 * 19);
 	});
 
-	it.each(listed.map((entry) => [entry.path, entry.hash] as const))('%s is unchanged', (path, hash) => {
+	it.each(listed.filter((entry) => entry.path.startsWith('action/')).map((entry) => [entry.path, entry.hash] as const))('%s is unchanged', (path, hash) => {
 		expect(existsSync(join(ROOT, path))).toBe(true);
 		expect(createHash('sha256').update(readFileSync(join(ROOT, path))).digest('hex')).toBe(hash);
 	});
