@@ -87,6 +87,9 @@ describe('automation update (POST /automation/edit)', () => {
 		const before = { ...ctx.sandbox.state.triggers.get(id) };
 		const error = await runNodeError(ctx.sandbox, { parameters: update(id, { name: 'Renamed', [key]: empty as string | string[] }) });
 		expect(error.message).toBe(`Missing ${label}: ${give}, or choose ${label} under Fields to Clear to remove it`);
+		expect(error.description).toBe(
+			`An empty field is not sent and clears nothing. To remove the setting, take ${label} out of Update Fields and choose it under Fields to Clear. Nothing was sent to the API.`,
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 		expect(ctx.sandbox.state.triggers.get(id)).toEqual(before);
 	});

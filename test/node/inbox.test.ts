@@ -145,6 +145,9 @@ describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)'
 		expect(error.message).toBe(
 			"Missing Value of input 2: type a value, or set Value Type of input 2 to Clear (No Value) to remove the contact's value",
 		);
+		expect(error.description).toBe(
+			"An empty value is not sent: it would overwrite the contact's value. Type the value, or choose Value Type Clear (No Value) for input 2 to remove it. Nothing was sent to the API.",
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 		expect(JSON.stringify(fields())).toBe(before);
 	});

@@ -26,10 +26,11 @@ export interface SentField extends Target {
 	/** inside a collection (or shown only for some values of another field): checked only when sent */
 	optional: boolean;
 	/**
-	 * Added but left empty: refused, and this says what to do instead. Empty never clears a setting;
-	 * clearing is chosen in words (Fields to Clear; DESIGN.md, "Clearing is explicit").
+	 * Added but left empty: refused, with what to do instead (the message's reason, the description's
+	 * fix). Empty never clears a setting; clearing is chosen in words (Fields to Clear; DESIGN.md,
+	 * "Clearing is explicit").
 	 */
-	whenEmpty?: string;
+	whenEmpty?: { reason: string; fix: string };
 	/** required when another field's value asks for it (checked first, so its reason is the one shown) */
 	requiredWhen?: RequiredWhen;
 }
@@ -281,8 +282,14 @@ export function updateFields(fields: FieldSpec[], clearable: ClearableField[] = 
 	const sent = collection.sent.map((field) => ({
 		...field,
 		whenEmpty: give.has(field.key)
-			? `add ${give.get(field.key)}, or choose ${field.label} under ${FIELDS_TO_CLEAR.label} to remove it`
-			: `add a value, or remove ${field.label} from Update Fields`,
+			? {
+					reason: `add ${give.get(field.key)}, or choose ${field.label} under ${FIELDS_TO_CLEAR.label} to remove it`,
+					fix: `An empty field is not sent and clears nothing. To remove the setting, take ${field.label} out of Update Fields and choose it under ${FIELDS_TO_CLEAR.label}.`,
+				}
+			: {
+					reason: `add a value, or remove ${field.label} from Update Fields`,
+					fix: `Fill in ${field.label}, or remove it from Update Fields to keep the trigger's current value.`,
+				},
 	}));
 	if (clearable.length === 0) return { ...collection, sent };
 	const options = [...(collection.property.options as INodeProperties[]), fieldsToClearProperty(clearable)];

@@ -80,7 +80,7 @@ function checkField(ctx: RuleContext, field: SentField): void {
 		throw missing(subject(ctx, field.label), requiredWhen.reason);
 	}
 	if (field.optional && !Object.prototype.hasOwnProperty.call(box, field.key)) return;
-	if (field.whenEmpty !== undefined && isAbsent(raw)) throw missing(subject(ctx, field.label), field.whenEmpty);
+	if (field.whenEmpty && isAbsent(raw)) throw missing(subject(ctx, field.label), field.whenEmpty.reason, field.whenEmpty.fix);
 	writeTarget(ctx, field, field.check(raw, subject(ctx, field.label)));
 }
 
@@ -95,7 +95,11 @@ function applyClearing(ctx: RuleContext, clearing: Clearing): void {
 	const raw = collection[clearing.name];
 	const chosen = (Array.isArray(raw) ? raw : [raw]).filter((value) => !isAbsent(value));
 	if (chosen.length === 0) {
-		throw missing(at, `choose the settings to clear, or remove ${clearing.label} from Update Fields`);
+		throw missing(
+			at,
+			`choose the settings to clear, or remove ${clearing.label} from Update Fields`,
+			`Choose at least one setting under ${clearing.label}, or remove ${clearing.label} from Update Fields.`,
+		);
 	}
 	for (const value of chosen) {
 		const entry = clearing.fields.find((field) => field.value === value);

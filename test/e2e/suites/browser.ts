@@ -120,6 +120,8 @@ const CLEARING_ROWS = [
 		node: CLEARING_NODE,
 		parameters: { resource: 'automation', operation: 'update', automationTriggerId: DEMO.triggers.anyMessage.id, updateFields: { automationBotId: '', integrations: [] } },
 		message: 'Missing Automation Bot ID: add an ID, or choose Automation Bot ID under Fields to Clear to remove it',
+		description:
+			'An empty field is not sent and clears nothing. To remove the setting, take Automation Bot ID out of Update Fields and choose it under Fields to Clear. Nothing was sent to the API.',
 	},
 	{
 		key: 'empty-custom-field-value',
@@ -131,6 +133,8 @@ const CLEARING_ROWS = [
 			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'text', value: '' }] },
 		},
 		message: "Missing Value of input 1: type a value, or set Value Type of input 1 to Clear (No Value) to remove the contact's value",
+		description:
+			"An empty value is not sent: it would overwrite the contact's value. Type the value, or choose Value Type Clear (No Value) for input 1 to remove it. Nothing was sent to the API.",
 	},
 ] as const;
 
@@ -501,6 +505,7 @@ export function browserSuite(ctx: () => E2EContext): void {
 			const message = ndv.getByTestId('node-error-message');
 			await message.waitFor({ state: 'visible', timeout: 30_000 });
 			expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(row.message);
+			expect((await ndv.getByTestId('node-error-description').innerText()).replace(/\s+/g, ' ').trim()).toBe(row.description);
 			// Nothing written: the panel's Integrations picker may read the list (GET), the node sent nothing.
 			expect(c.sandbox.requests.filter((r) => r.method !== 'GET').map((r) => r.path)).toEqual([]);
 			expect(JSON.stringify(c.sandbox.state.snapshot())).toBe(before);

@@ -36,7 +36,11 @@ function typedValue(at: Subject, entry: IDataObject, index: number): unknown {
 	if (type === CLEAR) return CLEARING_VALUE.single;
 	// Empty never clears (a beginner's empty Value wiped the contact's field): say how to clear.
 	if (isAbsent(raw)) {
-		throw missing(value, `type a value, or set Value Type of input ${index + 1} to Clear (No Value) to remove the contact's value`);
+		throw missing(
+			value,
+			`type a value, or set Value Type of input ${index + 1} to Clear (No Value) to remove the contact's value`,
+			`An empty value is not sent: it would overwrite the contact's value. Type the value, or choose Value Type Clear (No Value) for input ${index + 1} to remove it.`,
+		);
 	}
 	if (typeof raw !== 'string') return raw;
 	switch (type) {
