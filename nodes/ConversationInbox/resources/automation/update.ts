@@ -58,7 +58,7 @@ const integrations = body({
 	typeOptions: { loadOptionsMethod: GET_INTEGRATIONS_METHOD },
 	default: [],
 	description:
-		'The channel integrations (messaging lines) the trigger watches; they replace the current ones. To remove them all, choose Integrations under Fields to Clear instead. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'The channel integrations (messaging lines) the trigger watches; they replace the current ones. To remove them all, choose Integration Names or IDs under Fields to Clear instead. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 }, list({ required: true, ids: true, send: 'array' }));
 
 /** Settings both versions send as they are (version 1 always, with these defaults; version 2 when added). */
