@@ -72,6 +72,12 @@ const cases: NextStep[] = [
 		'"WhatsApp Vendas" looks like a name, not an ID; choose the integrations by name from the list. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
+		'an integration name in Integration Names or IDs (Automation → Update)',
+		updateTrigger({ integrations: '={{ ["WhatsApp Vendas"] }}' }),
+		'Invalid Integration Names or IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "WhatsApp Vendas"',
+		'"WhatsApp Vendas" looks like a name, not an ID; choose the integrations by name from the list. IDs look like clx2v8k1h0000abcd1234efgh.',
+	),
+	step(
 		'an ID field without a place for names (Automation → Delete)',
 		{ ...VALID.automationDelete, automationTriggerId: 'Welcome flow' },
 		'Invalid Automation Trigger ID: must be an ID: "c" followed by 24 lowercase letters or digits, got "Welcome flow"',

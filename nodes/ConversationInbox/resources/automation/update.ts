@@ -7,7 +7,7 @@ import {
 	TRIGGER_TYPE_OPTIONS,
 	TRIGGER_TYPES_NEEDING_TAG,
 } from '../../../shared/constants';
-import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
+import { GET_INTEGRATIONS_METHOD, INTEGRATIONS_BY_NAME } from '../../../shared/integrationLocator';
 import type { ClearableField, RequiredWhen } from '../../helpers/fields';
 import { body, choice, idParameter, updateFields, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -59,7 +59,7 @@ const integrations = body({
 	default: [],
 	description:
 		'The channel integrations (messaging lines) the trigger watches; they replace the current ones. To remove them all, choose Integration Names or IDs under Fields to Clear instead. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-}, list({ required: true, ids: true, send: 'array' }));
+}, list({ required: true, ids: true, byName: INTEGRATIONS_BY_NAME, send: 'array' }));
 
 /** Settings both versions send as they are (version 1 always, with these defaults; version 2 when added). */
 export const chatType = choice('body', {

@@ -5,7 +5,7 @@ import {
 	TRIGGER_TYPE_OPTIONS,
 	TRIGGER_TYPES_NEEDING_TAG,
 } from '../../../shared/constants';
-import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
+import { GET_INTEGRATIONS_METHOD, INTEGRATIONS_BY_NAME } from '../../../shared/integrationLocator';
 import { WIRE } from '../../../shared/wireNames';
 import { body, choice, idParameter, sentWhenShown, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -100,7 +100,7 @@ export const automationUpdateV1 = defineOperation({
 			default: [],
 			description:
 				'The channel integrations (messaging lines) the trigger watches. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		}, list({ ids: true, send: 'array' })),
+		}, list({ ids: true, byName: INTEGRATIONS_BY_NAME, send: 'array' })),
 		chatType,
 		inAttendance,
 		body({
