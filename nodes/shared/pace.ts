@@ -1,0 +1,262 @@
+import { createHash } from 'crypto';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
+
+/**
+ * THE API's pace (DESIGN.md "The API's pace"): one limiter per API (base URL + a hash of the token)
+ * per process, shared by every item, page and execution that calls it, through which every send of
+ * shared/transport.ts goes. n8n's routing engine starts every input item's request at once; without
+ * this, hundreds are on the wire before the API's first 429 comes back, and most are refused.
+ *
+ * - Requests in flight: at most `initialInFlight` (10, a browser's few connections per host, and
+ *   the most pages one list walk may ask at once) at first; each answer the API accepts allows one
+ *   more (doubling every round trip) up to `maxInFlight`. A refusal halves it.
+ * - No rate cap until the API refuses (429). Then the rate becomes `beta` × the rate the API
+ *   accepted since the previous refusal (measured over at least `minWindowMs`, and lowered at most
+ *   once in that time), and grows back with every accepted answer along CUBIC's curve (the AWS SDK's
+ *   adaptive retry mode does the same): back at that rate after a few seconds, then probing above
+ *   it. A refusal holds back every send queued on the API until the answer's Retry-After is over;
+ *   that wait lets the API recover, so the rate drops only to 0.9×. Without Retry-After the lower
+ *   rate (0.7×, CUBIC's) is what lets it recover, and when the API accepted nothing to measure, the
+ *   retry policy's backoff holds every send back.
+ * - 5xx answers, timeouts and connection failures are not pace signals: they free their slot only.
+ * - Refusals of requests sent before the last decrease belong to the same event (they were on the
+ *   wire together) and lower nothing again.
+ * - Waiting is first come, first served; a retry goes first. A waiting send ends when its signal
+ *   (the execution's cancellation, a failed list walk) fires; nothing stays queued or scheduled
+ *   behind it. A slot is held only while a request is on the wire, never while its item waits for
+ *   other requests (its pages), so items and pages cannot block each other.
+ *
+ * In queue mode each process has its own limiters; they all meet the same 429s and converge.
+ */
+export const PACE = Object.freeze({
+	initialInFlight: 10,
+	maxInFlight: 64,
+	beta: 0.7,
+	/** the decrease when the API said how long to wait: that wait already let it recover */
+	betaAfterRetryAfter: 0.9,
+	/** CUBIC's C, in requests per second per second³ */
+	cubicScale: 0.4,
+	minWindowMs: 1000,
+	/** requests per second, the lowest rate the limiter sets */
+	minRate: 1,
+});
+
+/** A send let through by the limiter: it goes on the wire now, and the limiter learns from its answer. */
+export interface Turn {
+	send(request: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse>;
+}
+
+type Answer = { kind: 'accepted' } | { kind: 'refused'; retryAfterMs?: number } | { kind: 'noSignal' };
+
+interface Waiter {
+	resolve: (seq: number) => void;
+	reject: (error: unknown) => void;
+	signal?: AbortSignal;
+	onAbort?: () => void;
+}
+
+const cancelled = (signal: AbortSignal): Error =>
+	signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
+
+export class ApiPace {
+	/** requests on the wire */
+	inFlight = 0;
+	/** answers the API accepted (any answer but a 429 or a 5xx), since the process started */
+	accepted = 0;
+	/** 429 answers, since the process started */
+	refused = 0;
+	/** requests per second; undefined until the API first refuses */
+	rate: number | undefined;
+	private cap: number = PACE.initialInFlight;
+	/** CUBIC: the rate measured at the last refusal, and the seconds until the rate is back at it */
+	private peakRate = 0;
+	private recoverSeconds = 0;
+	private sent = 0;
+	/** the last send before the last decrease */
+	private eventSeq = 0;
+	private eventAt = 0;
+	/** where the rate the API accepts is measured from: the last refusal, or the last idle moment */
+	private windowStart: number | undefined;
+	private acceptedAtWindowStart = 0;
+	private nextSendAt = 0;
+	private holdUntil = 0;
+	/** refusal events with nothing accepted in between */
+	private refusalsInARow = 0;
+	private readonly queue: Waiter[] = [];
+	private wake: { at: number; stop: AbortController } | undefined;
+
+	/** sends waiting for their turn */
+	get waiting(): number {
+		return this.queue.length;
+	}
+
+	/**
+	 * Waits for a send's turn (a retry goes first); rejects with the signal's reason when it fires
+	 * first. The turn's `send` must be called once: it runs the request and learns from its answer
+	 * (an error thrown by the request passes through).
+	 */
+	async turn(signal: AbortSignal | undefined, isRetry: boolean): Promise<Turn> {
+		const seq = await this.acquire(signal, isRetry);
+		return {
+			send: async (request) => {
+				let response: IN8nHttpFullResponse;
+				try {
+					response = await request();
+				} catch (error) {
+					this.answered(seq, { kind: 'noSignal' });
+					throw error;
+				}
+				this.answered(seq, answerOf(response));
+				return response;
+			},
+		};
+	}
+
+	private async acquire(signal: AbortSignal | undefined, goesFirst: boolean): Promise<number> {
+		if (signal?.aborted) throw cancelled(signal);
+		return await new Promise<number>((resolve, reject) => {
+			const waiter: Waiter = { resolve, reject, signal };
+			if (signal) {
+				waiter.onAbort = () => {
+					const index = this.queue.indexOf(waiter);
+					if (index >= 0) this.queue.splice(index, 1);
+					reject(cancelled(signal));
+					this.pump();
+				};
+				signal.addEventListener('abort', waiter.onAbort, { once: true });
+			}
+			if (goesFirst) this.queue.unshift(waiter);
+			else this.queue.push(waiter);
+			this.pump();
+		});
+	}
+
+	/** Lets waiting sends go while the cap, the hold and the rate allow. */
+	private pump(): void {
+		while (this.queue.length > 0 && this.inFlight < Math.floor(this.cap)) {
+			const now = Date.now();
+			const readyAt = Math.max(this.holdUntil, this.rate === undefined ? 0 : this.nextSendAt);
+			if (readyAt > now) return this.wakeAt(readyAt, now);
+			const waiter = this.queue.shift() as Waiter;
+			if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+			if (this.windowStart === undefined) {
+				this.windowStart = now;
+				this.acceptedAtWindowStart = this.accepted;
+			}
+			this.inFlight++;
+			if (this.rate !== undefined) {
+				// A timer that fires late is made up with the next send (a bucket of two sends, not one),
+				// else every late wake-up would lower the rate.
+				const interval = 1000 / this.rate;
+				this.nextSendAt = Math.max(now - interval, this.nextSendAt) + interval;
+			}
+			waiter.resolve(++this.sent);
+		}
+		// Nothing waits: no timer is left behind.
+		if (this.queue.length === 0) this.stopWake();
+	}
+
+	private wakeAt(at: number, now: number): void {
+		if (this.wake && this.wake.at <= at) return;
+		this.stopWake();
+		const stop = new AbortController();
+		this.wake = { at, stop };
+		sleep(at - now, stop.signal).then(
+			() => {
+				if (this.wake?.stop === stop) this.wake = undefined;
+				this.pump();
+			},
+			() => undefined,
+		);
+	}
+
+	private stopWake(): void {
+		this.wake?.stop.abort();
+		this.wake = undefined;
+	}
+
+	/** `seq`: the send's place in the order of sends */
+	private answered(seq: number, answer: Answer): void {
+		this.inFlight--;
+		const now = Date.now();
+		if (answer.kind === 'accepted') {
+			this.accepted++;
+			this.refusalsInARow = 0;
+			this.cap = Math.min(PACE.maxInFlight, this.cap + 1);
+			if (this.rate !== undefined) this.rate = this.cubicRate(now);
+		} else if (answer.kind === 'refused') {
+			this.refused++;
+			// Sent before the last decrease, or within its window: the same event.
+			if (seq > this.eventSeq && (this.eventSeq === 0 || now - this.eventAt >= PACE.minWindowMs)) this.decrease(now, answer.retryAfterMs === undefined ? PACE.beta : PACE.betaAfterRetryAfter);
+			this.hold(now, answer.retryAfterMs);
+		}
+		// Measured from the next send when the API goes idle, so an idle hour is not averaged in.
+		if (this.inFlight === 0 && this.queue.length === 0) this.windowStart = undefined;
+		this.pump();
+	}
+
+	/** A new refusal event: a lower rate, from what the API accepted since the last one. */
+	private decrease(now: number, beta: number): void {
+		const acceptedInWindow = this.accepted - this.acceptedAtWindowStart;
+		const windowMs = Math.max(PACE.minWindowMs, now - (this.windowStart ?? now));
+		const peak = acceptedInWindow > 0 ? (acceptedInWindow * 1000) / windowMs : this.rate;
+		if (acceptedInWindow === 0) this.refusalsInARow++;
+		if (peak !== undefined) {
+			this.peakRate = Math.max(PACE.minRate, peak);
+			this.recoverSeconds = Math.cbrt((this.peakRate * (1 - beta)) / PACE.cubicScale);
+			this.rate = Math.max(PACE.minRate, this.peakRate * beta);
+			this.nextSendAt = now + 1000 / this.rate;
+		}
+		this.cap = Math.max(1, Math.floor(this.cap / 2));
+		this.eventSeq = this.sent;
+		this.eventAt = now;
+		this.windowStart = now;
+		this.acceptedAtWindowStart = this.accepted;
+	}
+
+	/** Retry-After holds back every waiting send; without one, the backoff when there is no rate. */
+	private hold(now: number, retryAfterMs: number | undefined): void {
+		let holdMs = 0;
+		if (retryAfterMs !== undefined) holdMs = Math.min(retryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs);
+		else if (this.rate === undefined) holdMs = backoffDelay(Math.max(1, this.refusalsInARow), DEFAULT_RETRY_POLICY, Math.random());
+		this.holdUntil = Math.max(this.holdUntil, now + holdMs);
+	}
+
+	/** CUBIC: β × peak right after the refusal, back at the peak after `recoverSeconds`, then above. */
+	private cubicRate(now: number): number {
+		const t = (now - this.eventAt) / 1000 - this.recoverSeconds;
+		return Math.max(PACE.minRate, PACE.cubicScale * t * t * t + this.peakRate);
+	}
+}
+
+/** What an answer tells about the pace: a 429 refused it; 5xx says nothing; the rest was accepted. */
+function answerOf(response: IN8nHttpFullResponse): Answer {
+	const { statusCode } = response;
+	if (statusCode === 429) {
+		const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'retry-after');
+		return { kind: 'refused', retryAfterMs: parseRetryAfter(header?.[1], Date.now()) };
+	}
+	if (statusCode >= 500) return { kind: 'noSignal' };
+	return { kind: 'accepted' };
+}
+
+const paces = new Map<string, ApiPace>();
+
+/** The limiter of the API at `baseUrl` called with `token` (only a hash of the token is kept). */
+export function paceOf(baseUrl: string, token: string): ApiPace {
+	const key = `${baseUrl} ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+	let pace = paces.get(key);
+	if (!pace) {
+		pace = new ApiPace();
+		paces.set(key, pace);
+	}
+	return pace;
+}
+
+/** Forgets every API's pace, as a restarted process would (tests start each case this way). */
+export function forgetPaces(): void {
+	paces.clear();
+}
