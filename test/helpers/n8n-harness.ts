@@ -212,6 +212,8 @@ export interface RunOptions {
 	credentials: InboxCredentials;
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** the execution's cancel signal (n8n aborts it when the execution is cancelled) */
+	signal?: AbortSignal;
 }
 
 /** Runs a declarative node over `items` through n8n-core's RoutingNode; returns output items. */
@@ -238,6 +240,7 @@ export async function runRoutingNode(
 		inputData,
 		executeData,
 		[],
+		options.signal,
 	);
 	const routingNode = new RoutingNode(context, nodeType);
 	const output = await routingNode.runNode();

@@ -20,6 +20,8 @@ export interface NodeRun {
 	apiToken?: string;
 	/** Settings → Request Options → Timeout (ms) */
 	timeoutMs?: number;
+	/** cancels the execution when it fires */
+	signal?: AbortSignal;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExec
 		parameters,
 		items: run.items,
 		continueOnFail: run.continueOnFail,
+		signal: run.signal,
 		credentials: {
 			baseUrl: run.baseUrl ?? sandbox.baseUrl,
 			apiToken: run.apiToken ?? sandbox.token,
