@@ -8,7 +8,7 @@
  * Order matters: the resource workflows reset the sandbox before each test; the trigger's tests
  * come after them and never reset it (a reset would wipe the registrations n8n keeps trusting).
  */
-import { DEMO, startSandbox } from '../../sandbox';
+import { DEMO, SAAS_RATE_LIMIT, startSandbox } from '../../sandbox';
 import type { Delivery, Sandbox } from '../../sandbox';
 import { importAndActivate, triggerWorkflowFixture, webhookPathOf, type E2EContext } from '../harness/context';
 import { nodeJson, type Execution, type ExecutionSummary } from '../harness/n8n-client';
@@ -128,7 +128,7 @@ export function describeQueue(): void {
 			// webhook processor can answer a burst's deliveries later than that, and a timed-out
 			// delivery would be counted as lost by the sender although n8n ran it. This suite is about
 			// what n8n does with each delivery, so the sender waits up to 60 s.
-			sandbox = await startSandbox({ quiet: true, minuteMs: 20, deliveryTimeoutMs: 60_000 });
+			sandbox = await startSandbox({ quiet: true, minuteMs: 20, deliveryTimeoutMs: 60_000, rateLimit: SAAS_RATE_LIMIT });
 			queue = await startQueueStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, log: report });
 			report(`stack ready in ${describeStartup(queue.startup)}`);
 			report(`memory after start: ${describeMemory(queue.memory())}`);
