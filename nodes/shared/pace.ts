@@ -102,15 +102,15 @@ export class ApiPace {
 		const seq = await this.acquire(signal, isRetry);
 		return {
 			send: async (request) => {
-				let response: IN8nHttpFullResponse;
+				// No answer (the request threw) says nothing about the pace; it only frees the slot.
+				let answer: Answer = { kind: 'noSignal' };
 				try {
-					response = await request();
-				} catch (error) {
-					this.answered(seq, { kind: 'noSignal' });
-					throw error;
+					const response = await request();
+					answer = answerOf(response);
+					return response;
+				} finally {
+					this.answered(seq, answer);
 				}
-				this.answered(seq, answerOf(response));
-				return response;
 			},
 		};
 	}
