@@ -5,7 +5,8 @@
 //   node has a primary documentation link, and each link's #anchor is a heading of README.md;
 // - engines.node names exactly the Node lines CI tests on (.github/workflows/ci.yml's matrix);
 // - LICENSE is the MIT licence that package.json declares;
-// - `npm pack` ships only dist/ (no tests, maps or build info), README.md, LICENSE, package.json.
+// - `npm pack` ships only dist/ (no tests, maps or build info), index.js (the `main`), README.md,
+//   LICENSE, package.json.
 // Exits non-zero and lists every problem.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -95,13 +96,13 @@ if (!existsSync(join(repo, 'LICENSE')) || !/^MIT License\n/.test(read('LICENSE')
 const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8' }));
 const files = packed.files.map((f) => f.path).sort();
 for (const file of files) {
-	const allowed = ['README.md', 'LICENSE', 'package.json'].includes(file) || file.startsWith('dist/');
-	if (!allowed) problem(`npm pack ships ${file} (only dist/, README.md, LICENSE and package.json belong in the package)`);
+	const allowed = ['README.md', 'LICENSE', 'package.json', 'index.js'].includes(file) || file.startsWith('dist/');
+	if (!allowed) problem(`npm pack ships ${file} (only dist/, index.js, README.md, LICENSE and package.json belong in the package)`);
 	if (/\.(map|tsbuildinfo|ts)$|\.(test|spec)\.|__tests__|(^|\/)test\//.test(file) && !file.endsWith('.d.ts')) {
 		problem(`npm pack ships ${file}, which is not for users`);
 	}
 }
-for (const file of ['README.md', 'LICENSE', 'package.json', ...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+for (const file of ['README.md', 'LICENSE', 'package.json', pkg.main, ...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 	if (!files.includes(file)) problem(`npm pack does not ship ${file}`);
 }
 

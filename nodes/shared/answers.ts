@@ -1,14 +1,48 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Where each list lives in the API's answers (api-spec.md), for the operations and the pickers. */
+/**
+ * Where each endpoint's payload lives in its success answer (api-spec.md), read by the one reader of
+ * answers (reading.ts): the key the spec names must be there, or the answer is an error that names
+ * it. Where the payload is an envelope of several keys, the one that says what happened
+ * (`data.removedTags`, `data.stopped`, `response.exists`). `null`: the spec's answer carries only
+ * `success`, so an empty 2xx (or 204) is a success.
+ */
+export const PAYLOAD_AT = {
+	'/tag/create': 'data.tag',
+	'/tag/remove-from-contact': 'data.removedTags',
+	'/tag/list-contacts': 'data.contacts',
+	'/automation/edit': 'data.trigger',
+	'/automation/delete': null,
+	'/automation/stop-automation-in-chat': 'data.stopped',
+	'/automation/integration-bot/create': 'data.integrationBot',
+	'/integration/list': 'response.integrations',
+	'/integration/disconnect': 'response.integration',
+	'/integration/delete': null,
+	'/integration/validate-chat-phone-number': 'response.exists',
+	'/integration/webhook/create': 'response.webhook',
+	'/provider-template/list': 'response.templates',
+	'/group/get-invite-url': 'response.inviteUrl',
+	'/inbox/upsert-custom-fields-by-phone-number': 'response.customFields',
+	'/inbox/get-custom-fields-from-chat': 'response.customFields',
+	'/inbox/find-all-chats': 'response.chats',
+	'/inbox/find-messages-from-inbox': 'response.messages',
+	'/user/list': 'data.users',
+} as const satisfies Readonly<Record<string, string | null>>;
+
+/** Where each list lives in the API's answers, for the operations and the pickers. */
 export const LIST_AT = {
-	tagContacts: 'data.contacts',
-	chats: 'response.chats',
-	messages: 'response.messages',
-	templates: 'response.templates',
-	integrations: 'response.integrations',
-	users: 'data.users',
+	tagContacts: PAYLOAD_AT['/tag/list-contacts'],
+	chats: PAYLOAD_AT['/inbox/find-all-chats'],
+	messages: PAYLOAD_AT['/inbox/find-messages-from-inbox'],
+	templates: PAYLOAD_AT['/provider-template/list'],
+	integrations: PAYLOAD_AT['/integration/list'],
+	users: PAYLOAD_AT['/user/list'],
 } as const;
+
+/** The payload path of an endpoint: a path, null (only `success`), undefined (not an endpoint we know). */
+export function payloadOf(path: string): string | null | undefined {
+	return Object.prototype.hasOwnProperty.call(PAYLOAD_AT, path) ? PAYLOAD_AT[path as keyof typeof PAYLOAD_AT] : undefined;
+}
 
 /** The value at a dotted path (`data.tag`, `response.paging.after`). */
 export function valueAt(source: unknown, path: string): unknown {
@@ -20,7 +54,10 @@ export function valueAt(source: unknown, path: string): unknown {
 	return current;
 }
 
-/** The objects of the list at `path` (a missing list is an empty one; other entries are skipped). */
+/**
+ * The objects of the list at `path` (other entries are skipped). The reader of answers has
+ * already refused an answer without the list, so an absent list here is one the API did not send.
+ */
 export function objectsAt(body: unknown, path: string): IDataObject[] {
 	const list = valueAt(body, path);
 	return Array.isArray(list)

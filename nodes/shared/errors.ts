@@ -29,6 +29,8 @@ export interface ErrorHints {
 	noReason?: string;
 	/** added to request errors (4xx other than 401/403/404/409/429, `success: false`) */
 	assumptions?: string;
+	/** the names the operation sends that the spec does not show: pointed out when the API's message names one */
+	assumedNames?: string[];
 }
 
 /** The API's default error text (spec: Errors), and what it says. */
@@ -93,12 +95,31 @@ function headlineFor(statusCode: number): { headline: string; hint: string } {
 	return { headline: 'The API returned an unexpected status', hint: 'Check the Base URL and try again.' };
 }
 
-/** The API's own `message`, if the body carries one. */
+/**
+ * The texts of one part of an error body: a text, a list (of texts or of objects), or an object
+ * with `message` (an `errors[]` entry may name its field: `field: text`).
+ */
+function textsOf(value: unknown): string[] {
+	if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
+	if (Array.isArray(value)) return value.flatMap(textsOf);
+	if (!value || typeof value !== 'object') return [];
+	const entry = value as JsonObject;
+	const texts = textsOf(entry.message);
+	const field = [entry.field, entry.path, entry.property].find((name) => typeof name === 'string' && name !== '');
+	if (typeof field !== 'string') return texts;
+	return texts.map((text) => (text.startsWith(field) ? text : `${field}: ${text}`));
+}
+
+/**
+ * The API's explanation, whatever its shape (DESIGN.md, "Reading the API's answers"): `message` as
+ * text or list, `error` as text or `{message}`, `errors[]` of texts or `{message}`; every distinct
+ * text, in that order, joined with "; ". Undefined when the body carries none.
+ */
 export function apiMessage(body: unknown): string | undefined {
-	if (body && typeof body === 'object' && typeof (body as JsonObject).message === 'string') {
-		return (body as JsonObject).message as string;
-	}
-	return undefined;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const { message, error, errors } = body as JsonObject;
+	const texts = [...new Set([...textsOf(message), ...textsOf(error), ...textsOf(errors)])];
+	return texts.length > 0 ? texts.join('; ') : undefined;
 }
 
 /** True when the body is a parsed JSON object or array (not text, not nothing). */
@@ -143,6 +164,12 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	}
 	const requestError =
 		!notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && ![404, 409].includes(statusCode) && statusCode < 500;
+	const named = requestError && message !== undefined ? namesIn(message, hints?.assumedNames) : [];
+	if (named.length > 0) {
+		parts.unshift(
+			`The API's message names ${named.map((name) => `"${name}"`).join(', ')}, which the node sends under a name it assumes: the API most likely calls it otherwise.`,
+		);
+	}
 	if (requestError && hints?.assumptions) parts.push(hints.assumptions);
 	const response: JsonObject = {
 		success: false,
@@ -157,9 +184,55 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	});
 }
 
-/** True when the API reports success; `success: false` is a failure even under HTTP 200. */
-export function isSuccessBody(body: unknown): body is JsonObject & { success: true } {
-	return !!body && typeof body === 'object' && (body as JsonObject).success === true;
+/** The assumed names that `text` mentions as a word (`chatType` in "chatType: unknown field"). */
+function namesIn(text: string, names: string[] = []): string[] {
+	return names.filter((name) => new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}([^A-Za-z0-9_]|$)`).test(text));
+}
+
+/**
+ * True when a 2xx answer is a success: any body that does not say `success: false` (a missing
+ * `success` is not a failure: the spec declares no error body at all for some endpoints).
+ */
+export function isSuccessBody(body: unknown): boolean {
+	return !(!!body && typeof body === 'object' && (body as JsonObject).success === false);
+}
+
+/** What a 2xx answer lacked: nothing at all, or the key where the spec puts the payload. */
+export interface MissingPayload {
+	/** the payload's path in the spec, e.g. `response.chats` */
+	expected: string;
+	/** the keys that came (two levels, e.g. `data.chats`); empty for an answer without a body */
+	came: string[];
+}
+
+/**
+ * A 2xx answer without the payload the spec names: an empty body (or 204) where the spec shows a
+ * payload, or a body whose key is absent. Never an empty list or an item without the resource.
+ */
+export function missingPayloadError(
+	node: INode,
+	failure: Pick<ApiFailure, 'statusCode' | 'method' | 'path'>,
+	missing: MissingPayload,
+	itemIndex?: number,
+): NodeApiError {
+	const { statusCode, method, path } = failure;
+	const { expected, came } = missing;
+	const empty = came.length === 0;
+	const message = empty
+		? `The API answered nothing (HTTP ${statusCode}), where its description shows ${expected}`
+		: `The API's answer has no ${expected} (HTTP ${statusCode})`;
+	const what = empty
+		? `${method} ${path} answered HTTP ${statusCode} without a body; expected ${expected}.`
+		: `${method} ${path} answered HTTP ${statusCode}; expected ${expected}; the answer has ${came.join(', ')}.`;
+	const then =
+		method === 'GET'
+			? 'The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.'
+			: 'The request may have been carried out: check on the platform before running it again. No output was produced for this item.';
+	return new NodeApiError(
+		node,
+		{ success: false, httpCode: statusCode, request: `${method} ${path}` },
+		{ message, description: `${what} ${then}`, httpCode: String(statusCode), itemIndex },
+	);
 }
 
 export interface NetworkErrorOptions {

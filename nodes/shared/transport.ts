@@ -14,22 +14,22 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
-import { apiError, isSuccessBody, networkError } from './errors';
+import { networkError } from './errors';
 import { paceOf } from './pace';
+import { readAnswer } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
 	describeNetworkError,
 	networkFailure,
-	statusFailure,
 	withRetry,
 } from './retry';
 
 /**
  * THE request path of the package: every call to the API (the action node's operations and their
  * pages, the pickers, the trigger's registrations) goes through `sendRequest`, which sends with the
- * credential, retries as the one policy says (retry.ts), and checks the HTTP status and `success`.
- * It returns the success body or throws the NodeApiError the user sees.
+ * credential, retries as the one policy says (retry.ts), and reads the answer by its shape
+ * (reading.ts). It returns the success body or throws the NodeApiError the user sees.
  */
 
 export const CREDENTIAL_NAME = 'conversationInboxApi';
@@ -155,16 +155,8 @@ export async function sendRequest(
 			};
 		}
 		const { statusCode, body, headers } = response;
-		if (statusCode >= 400 || !isSuccessBody(body)) {
-			const failure = { statusCode, body, method, path, contentType: headerValue(headers, 'content-type') };
-			return {
-				ok: false,
-				error: apiError(node, { ...failure, redact: call.redact, hints: call.hints }, call.itemIndex),
-				failure:
-					statusCode >= 400 ? statusFailure(statusCode, headerValue(headers, 'retry-after')) : { kind: 'final' },
-			};
-		}
-		return { ok: true, value: body as IDataObject };
+		const answer = { method, path, statusCode, body, contentType: headerValue(headers, 'content-type'), retryAfter: headerValue(headers, 'retry-after') };
+		return readAnswer(node, answer, call);
 	};
 	return await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
 }

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 import { DEMO } from '../sandbox';
+import { describeWhen } from './harness/gate';
 import { freePort, portInUse, processGroupMembers } from './harness/n8n-process';
 import { REPO_ROOT, selectedMajors } from './harness/provision';
 
@@ -68,7 +69,7 @@ async function waitFor(run: DevRun, pattern: RegExp, timeoutMs: number): Promise
 	}
 }
 
-(selectedMajors().includes('2') ? describe : describe.skip)('npm run dev in the background', () => {
+describeWhen(selectedMajors().includes('2'), 'npm run dev in the background', 'N8N_E2E_VERSIONS does not select n8n 2', () => {
 	const runs: DevRun[] = [];
 
 	afterAll(() => {

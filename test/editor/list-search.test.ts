@@ -6,11 +6,6 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import {
-	CHAT_PICKER_MAX_REQUESTS,
-	CHAT_PICKER_MIN_RESULTS,
-	CHAT_PICKER_PAGE_SIZE,
-} from '../../nodes/shared/chatLocator';
 import { DEMO } from '../sandbox';
 import type { Chat } from '../sandbox';
 import { useSandbox } from '../helpers/node-runner';
@@ -137,7 +132,7 @@ describe('searchChats (chat pickers): GET /inbox/find-all-chats across categorie
 			['attendance', 'queue', 'pinned', 'groups', 'finalized'].map((category) => ({
 				category,
 				offset: '0',
-				limit: String(CHAT_PICKER_PAGE_SIZE),
+				limit: '100',
 			})),
 		);
 		expect(result.results.find((entry) => entry.value === DEMO.chats.alice.id)?.name).toBe(
@@ -176,11 +171,11 @@ describe('searchChats (chat pickers): GET /inbox/find-all-chats across categorie
 		expect(values.length).toBe(1009);
 		for (const [index, call] of calls.entries()) {
 			expect(call.requests.length).toBeGreaterThanOrEqual(1);
-			expect(call.requests.length).toBeLessThanOrEqual(CHAT_PICKER_MAX_REQUESTS);
-			for (const query of call.requests) expect(query.limit).toBe(String(CHAT_PICKER_PAGE_SIZE));
+			expect(call.requests.length).toBeLessThanOrEqual(10);
+			for (const query of call.requests) expect(query.limit).toBe('100');
 			const last = index === calls.length - 1;
 			if (!last) {
-				expect(call.result.results.length).toBeGreaterThanOrEqual(CHAT_PICKER_MIN_RESULTS);
+				expect(call.result.results.length).toBeGreaterThanOrEqual(50);
 				expect(call.result.paginationToken).toMatch(/^(attendance|queue|pinned|groups|finalized):\d+$/);
 			}
 		}
@@ -205,11 +200,11 @@ describe('searchChats (chat pickers): GET /inbox/find-all-chats across categorie
 		expect(new Set(values).size).toBe(values.length);
 		expect([...values].sort()).toEqual(expected);
 		const budgetLimited = calls.filter(
-			(call) => call.requests.length === CHAT_PICKER_MAX_REQUESTS && call.result.results.length < CHAT_PICKER_MIN_RESULTS,
+			(call) => call.requests.length === 10 && call.result.results.length < 50,
 		);
 		expect(budgetLimited.length).toBeGreaterThan(0);
 		for (const call of budgetLimited) expect(call.result.paginationToken).toBeDefined();
-		for (const call of calls) expect(call.requests.length).toBeLessThanOrEqual(CHAT_PICKER_MAX_REQUESTS);
+		for (const call of calls) expect(call.requests.length).toBeLessThanOrEqual(10);
 	});
 
 	test('a token from elsewhere starts from the beginning; a rejected API token is the shared NodeApiError', async () => {
@@ -248,9 +243,12 @@ describe('load-options of the multi-selects', () => {
 	test('the values they offer are what the chat filters send', async () => {
 		const users = await node.methods.loadOptions.getUsers.call(context());
 		const attendants = users.map((user) => String(user.value));
-		// Every seeded chat in attendance with an attendant names one of the offered users.
-		for (const chat of ctx.sandbox.state.chatsIn('attendance')) {
-			if (chat.attendantId) expect(attendants).toContain(chat.attendantId);
-		}
+		// Every seeded chat in attendance with an attendant names one of the offered users (and
+		// the seed has such chats, so the comparison is made).
+		const assigned = ctx.sandbox.state
+			.chatsIn('attendance')
+			.flatMap((chat) => (chat.attendantId ? [chat.attendantId] : []));
+		expect(assigned.length).toBeGreaterThan(0);
+		expect(attendants).toEqual(expect.arrayContaining([...new Set(assigned)]));
 	});
 });

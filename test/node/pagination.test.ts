@@ -10,8 +10,6 @@ import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-w
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
-import { PAGE_CONCURRENCY as CONTACT_PAGE_CONCURRENCY } from '../../nodes/ConversationInbox/helpers/options';
-import { MAX_PAGES_PER_WALK } from '../../nodes/ConversationInbox/helpers/paging/walk';
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
@@ -65,7 +63,6 @@ describe('Return All: every contact once, in the API\'s order, whatever the conc
 	});
 
 	test('default (no option set): 4 pages at a time', async () => {
-		expect(CONTACT_PAGE_CONCURRENCY.default).toBe(4);
 		const out = await runWithWave(4, getContacts({ returnAll: true }));
 		expect(phones(out)).toEqual(members());
 		expect(ctx.sandbox.maxInFlight).toBe(4);
@@ -129,12 +126,13 @@ describe('Limit: exactly that many, no page it does not need, the last page asks
 });
 
 describe('a big tag: its total, not the last-resort cap, bounds the walk', () => {
-	test(`1 050 contacts in pages of one (the API caps the page size): all of them, in ${CONTACTS} requests, past the ${MAX_PAGES_PER_WALK}-page cap`, async () => {
+	test(`1 050 contacts in pages of one (the API caps the page size): all of them, in ${CONTACTS} requests, past the 1 000-page cap`, async () => {
 		ctx.sandbox.setVariants({ pageSizeCap: 1 });
 		const out = await runNode(ctx.sandbox, { parameters: getContacts({ returnAll: true, ...withConcurrency(10) }) });
 		expect(phones(out)).toEqual(members());
 		expect(ctx.sandbox.requests).toHaveLength(CONTACTS);
-		expect(CONTACTS).toBeGreaterThan(MAX_PAGES_PER_WALK);
+		// README: no walk sends more than 1 000 pages, except a list with a total.
+		expect(CONTACTS).toBeGreaterThan(1000);
 	}, 60_000);
 });
 
@@ -204,7 +202,7 @@ describe('Options → Concurrent Page Requests', () => {
 			expect(entry).toMatchObject({
 				displayName: 'Concurrent Page Requests',
 				type: 'number',
-				default: CONTACT_PAGE_CONCURRENCY.default,
+				default: 4,
 				typeOptions: { minValue: 1, maxValue: 10 },
 			});
 		}

@@ -6,7 +6,6 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { MAX_PAGES_PER_WALK } from '../../nodes/ConversationInbox/helpers/paging/walk';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 import { DEMO } from '../sandbox';
 
@@ -140,12 +139,13 @@ describe('cursor ignored: a repeated page stops the walk', () => {
 });
 
 describe('a list that never ends: the last-resort cap', () => {
-	test(`stops after ${MAX_PAGES_PER_WALK} pages with a clear error, never a flood`, async () => {
+	// README and docs/reliability.md: no list walk sends more than 1 000 pages.
+	test('stops after 1 000 pages with a clear error, never a flood', async () => {
 		ctx.sandbox.setVariants({ endlessChats: true, pageSizeCap: 1 });
 		const error = await runNodeError(ctx.sandbox, { parameters: chats() });
-		expect(error.message).toBe(`The list did not end after ${MAX_PAGES_PER_WALK} pages`);
+		expect(error.message).toBe('The list did not end after 1000 pages');
 		expect(String(error.description)).toMatch(/Limit/);
-		expect(ctx.sandbox.requests).toHaveLength(MAX_PAGES_PER_WALK);
+		expect(ctx.sandbox.requests).toHaveLength(1000);
 	}, 60_000);
 });
 

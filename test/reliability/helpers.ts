@@ -103,6 +103,3 @@ export function dumpEverything(value: unknown): string {
 	}
 	return parts.join('\n');
 }
-
-export const sleepMs = async (ms: number): Promise<void> =>
-	await new Promise((resolve) => setTimeout(resolve, ms));

@@ -20,6 +20,7 @@ import type { SandboxState } from './state';
 import { Timers } from './timers';
 import { Fields, isPlainObject, queryFields, type Source } from './validation';
 import { parseVariants, readRequest, type Variants } from './variants';
+import { writeAnswer } from './shapes';
 import { WebhookDispatcher, type Delivery } from './webhooks';
 
 export type { SeedOptions } from './seed';
@@ -371,7 +372,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 			record.status = status;
 			// Variant: an API whose every error says only its default text.
 			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
-			sendJson(res, status, body, headers);
+			record.status = writeAnswer(res, this.variants.shapes, path, status, body, headers);
 			this.answered(record);
 		};
 
@@ -432,7 +433,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 				const retryAfter = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
 				const retryAfterValue = retryAfter === undefined ? undefined : fault.retryAfterAsDate ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
 				record.status = status;
-				sendJson(res, status, errorBody(faultMessage(fault, req) ?? (status === 429 ? 'Too many requests, retry later' : DEFAULT_ERROR_MESSAGE)), retryAfterValue === undefined ? {} : { 'retry-after': retryAfterValue });
+				writeAnswer(res, this.variants.shapes, record.path, status, errorBody(faultMessage(fault, req) ?? (status === 429 ? 'Too many requests, retry later' : DEFAULT_ERROR_MESSAGE)), retryAfterValue === undefined ? {} : { 'retry-after': retryAfterValue });
 				return;
 			}
 			case 'json':
@@ -446,7 +447,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 				return;
 			case 'success-false':
 				record.status = 200;
-				sendJson(res, 200, errorBody(faultMessage(fault, req) ?? DEFAULT_ERROR_MESSAGE));
+				writeAnswer(res, this.variants.shapes, record.path, 200, errorBody(faultMessage(fault, req) ?? DEFAULT_ERROR_MESSAGE));
 				return;
 			default:
 				record.status = 0;

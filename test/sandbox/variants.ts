@@ -1,4 +1,5 @@
 import { badRequest } from './errors';
+import { type AnswerShapes, parseShapes } from './shapes';
 
 /**
  * Variant switches: the sandbox answering as a real API might where the spec is silent and the node
@@ -21,6 +22,8 @@ import { badRequest } from './errors';
  * - defaultErrorText: every error answers with the default text `Erro ao enviar mensagem`.
  * - extraFieldShape 'fieldKey': extra custom-field inputs are `{fieldKey, value}`, not
  *   `{sourceType, key, valueJson}`.
+ * - shapes: per endpoint, answers in another shape (empty, 204, other error bodies, the other
+ *   envelope, …): see shapes.ts.
  */
 export interface Variants {
 	renamed?: Record<string, Record<string, string>>;
@@ -34,6 +37,8 @@ export interface Variants {
 	sharedPhones?: boolean;
 	defaultErrorText?: boolean;
 	extraFieldShape?: 'fieldKey';
+	/** per endpoint, the shape answers are written in (shapes.ts) */
+	shapes?: AnswerShapes;
 }
 
 /** The list endpoints and the names the sandbox reads their paging under. */
@@ -106,5 +111,6 @@ export function parseVariants(value: unknown): Variants {
 	if (v.extraFieldShape !== undefined && v.extraFieldShape !== 'fieldKey') {
 		throw badRequest('variants.extraFieldShape must be "fieldKey"');
 	}
-	return { ...v };
+	const shapes = parseShapes(v.shapes);
+	return shapes === undefined ? { ...v } : { ...v, shapes };
 }

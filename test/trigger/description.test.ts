@@ -8,7 +8,6 @@ import { NodeApiError, NodeHelpers } from 'n8n-workflow';
 
 import codex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
-import { WEBHOOK_EVENTS } from '../../nodes/shared/constants';
 import { SETTINGS } from '../../nodes/ConversationInboxTrigger/settings';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { TRIGGER_TYPE } from '../helpers/trigger-harness';
@@ -67,7 +66,16 @@ describe('description', () => {
 		const events = property('events');
 		expect(events.type).toBe('multiOptions');
 		expect(events.required).toBe(true);
-		expect(events.options?.map((option) => (option as { value: string }).value)).toEqual(WEBHOOK_EVENTS);
+		// The spec's seven event kinds, in its order.
+		expect(events.options?.map((option) => (option as { value: string }).value)).toEqual([
+			'MESSAGE_SENT_AND_RECEIVED',
+			'MESSAGE_SENT',
+			'MESSAGE_RECEIVED',
+			'FIRST_MESSAGE_RECEIVED',
+			'MESSAGE_IN_SERVICE',
+			'CONNECTION_STATUS_UPDATE',
+			'SERVICE_CONTINUITY_VERIFICATION',
+		]);
 		expect(
 			events.options?.every((option) => typeof (option as { description?: string }).description === 'string'),
 		).toBe(true);

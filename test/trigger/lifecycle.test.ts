@@ -1,27 +1,24 @@
 /**
  * The trigger's webhook lifecycle (checkExists / create / delete) in n8n-core's real HookContext,
  * against the sandbox API over real HTTP. Registrations are inspected in the sandbox's state.
+ * What 0.1.0 left behind (static data, registrations, deliveries) comes from the frozen fixtures
+ * recorded from its build (test/fixtures/0.1.0/trigger/), never from today's functions.
  */
 import { randomUUID } from 'node:crypto';
 import { createHmac } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import {
-	EVENT_HEADER,
-	fingerprintOf,
-	loadState,
-	REGISTRATION_HEADER,
-	SECRET_HEADER,
-} from '../../nodes/ConversationInboxTrigger/registrations';
-import { hashHeaders } from '../../nodes/ConversationInboxTrigger/settings';
+import { EVENT_HEADER, REGISTRATION_HEADER, SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { startSandbox } from '../sandbox';
-import { TriggerInstance } from '../helpers/trigger-harness';
+import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
 import {
 	DEMO,
 	derivedSecretFor,
 	headerOf,
 	OFFICIAL,
+	releasedTrigger,
 	sandboxForFile,
 	triggerParameters,
 	UNKNOWN_INTEGRATION,
@@ -326,112 +323,143 @@ describe('deactivation (delete) and re-activation', () => {
 			await rotatedApi.close();
 		}
 	});
+});
 
-	test('a node first activated under version 1 (random secret in static data) keeps its registrations and its secret', async () => {
-		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED'] });
-		const instance = trigger(parameters);
-		const url = instance.webhookUrl();
-		const legacySecret = 'a1'.repeat(32);
-		// What version 1 registered and stored: the random secret, registrations without a tag.
-		const legacy = await fetch(`${fixture.credentials.baseUrl}/integration/webhook/create`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${DEMO.token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				integrationId: WHATSAPP,
-				url,
-				method: 'POST',
-				type: 'MESSAGE_RECEIVED',
-				headers: [{ key: SECRET_HEADER, value: legacySecret }],
-				delayMinutes: 0,
-				transferType: 'ALL',
-			}),
-		});
-		expect(legacy.status).toBe(200);
-		const config = { integrationId: WHATSAPP, events: ['MESSAGE_RECEIVED'], transferType: 'ALL', delayMinutes: 0, headers: [], headersHash: hashHeaders([]) };
-		const staticData = {
-			[`node:${instance.node.name}`]: {
-				version: 1,
-				secret: legacySecret,
-				registrations: [
-					{ webhookId: 'w1', event: 'MESSAGE_RECEIVED', url, integrationId: WHATSAPP, transferType: 'ALL', delayMinutes: 0, headersHash: config.headersHash, fingerprint: fingerprintOf(config, 'MESSAGE_RECEIVED'), createdAt: '2026-01-01T00:00:00.000Z' },
-				],
-			},
-		};
-		const upgraded = trigger(parameters, { staticData, webhookId: instance.node.webhookId });
-		const countBefore = fixture.sandbox.state.webhooks.size;
-		expect(await upgraded.runHook('checkExists')).toBe(true);
+/** POST /integration/webhook/create requests the sandbox has received so far. */
+function registrationsSent(): number {
+	return fixture.sandbox.requests.filter(
+		(request) => request.method === 'POST' && request.path === '/v2/integration/webhook/create',
+	).length;
+}
 
-		// Adding an event registers only that one, with the derived secret; the old secret stays.
-		const widened = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'] }), {
-			staticData,
-			webhookId: instance.node.webhookId,
-		});
-		const calls = await widened.activate();
-		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
-		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore + 1);
-		const added = webhooksFor(fixture.sandbox, url).find((webhook) => webhook.type === 'MESSAGE_SENT')!;
-		expect(headerOf(added, SECRET_HEADER)).toBe(derivedSecretFor(instance.node.webhookId!));
-		expect(stored(widened)).toMatchObject({ secret: legacySecret });
-		expect(stored(widened).registrations?.map((registration) => registration.secretTag === undefined)).toEqual([true, false]);
+/** The secret's header, as the 0.1.0 fixtures spell it (not taken from the node's code). */
+const SECRET = 'x-inbox-webhook-secret';
 
-		// Saved in the current layout (no version), the old registration and secret still serve.
-		const saved = widened.persistedStaticData();
-		expect(Object.keys(stored(widened)).sort()).toEqual(['registrations', 'secret']);
-		const reloaded = trigger(triggerParameters({ events: ['MESSAGE_RECEIVED'] }), {
-			staticData: saved,
-			webhookId: instance.node.webhookId,
-		});
-		expect(await reloaded.runHook('checkExists')).toBe(true);
-		expect(loadState(reloaded.nodeStaticData()).legacySecret).toBe(legacySecret);
+describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of typeVersion %i)', (typeVersion) => {
+	const released = releasedTrigger(typeVersion);
+	const key = `node:${released.node.name}`;
+	const releasedState = released.staticData.afterActivation[key] as {
+		secret: string;
+		registrations: Array<{ url: string; event: string; fingerprint: string }>;
+	};
+	const endpoint = new N8nWebhookEndpointStandIn();
+	beforeAll(async () => {
+		await endpoint.start();
+	});
+	afterAll(async () => {
+		await endpoint.stop();
 	});
 
-	test('static data saved by 0.1.x (version 2 layout: version, webhookId, createdAt, lastDeactivatedAt, ...) is reused, then saved in the current layout', async () => {
-		const parameters = triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT'], transferType: 'USER', delayMinutes: 2 });
-		const first = trigger(parameters);
-		await first.activate();
-		const url = first.webhookUrl();
-		const tag = stored(first).registrations?.[0].secretTag;
-		// What 0.1.x stored for the same two registrations.
-		const released = {
-			version: 2,
-			lastDeactivatedAt: '2026-11-20T10:00:00.000Z',
-			registrations: webhooksFor(fixture.sandbox, url).map((webhook) => ({
-				webhookId: webhook.id,
-				event: webhook.type,
-				url,
-				integrationId: WHATSAPP,
-				transferType: 'USER',
-				delayMinutes: 2,
-				headersHash: hashHeaders([]),
-				fingerprint: headerOf(webhook, REGISTRATION_HEADER),
-				secretTag: tag,
-				createdAt: '2026-11-20T09:00:00.000Z',
-			})),
-		};
-		const staticData = { [`node:${first.node.name}`]: released };
-		const countBefore = fixture.sandbox.state.webhooks.size;
+	/** The node 0.1.0 saved, loaded by today's code (same URL, parameters and typeVersion). */
+	function upgraded(staticData: IDataObject | undefined, parameters = released.node.parameters): TriggerInstance {
+		return trigger(parameters, {
+			staticData,
+			webhookId: released.node.webhookId,
+			webhookBaseUrl: released.activation.webhookBaseUrl,
+			typeVersion: released.node.typeVersion,
+		});
+	}
 
-		const again = trigger(parameters, { staticData, webhookId: first.node.webhookId });
-		const calls = await again.activate();
-		expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
-		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
+	test.each(['afterActivation', 'afterDeactivation'] as const)(
+		'its static data (%s) is reused: checkExists true on every method entry, as 0.1.0 answered, and no registration is sent',
+		async (moment) => {
+			const instance = upgraded(released.staticData[moment]);
+			expect(instance.webhookUrl()).toBe(released.activation.webhookUrl);
+			const before = registrationsSent();
 
-		// A new event registers that one only; the save drops what nothing reads any more.
-		const widened = trigger(
-			triggerParameters({ events: ['MESSAGE_RECEIVED', 'MESSAGE_SENT', 'FIRST_MESSAGE_RECEIVED'], transferType: 'USER', delayMinutes: 2 }),
-			{ staticData, webhookId: first.node.webhookId },
-		);
-		expect((await widened.activate()).filter((call) => call.hook === 'create')).toHaveLength(1);
-		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore + 1);
+			const calls = await instance.activate();
+
+			expect(calls).toEqual(released.staticData.reactivationHookCalls);
+			expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
+			expect(registrationsSent()).toBe(before);
+			// Saved by today's code and loaded again: the 0.1.0 secret and registrations still serve.
+			const again = upgraded(instance.persistedStaticData());
+			expect(await again.runHook('checkExists')).toBe(true);
+			expect(stored(again).secret).toBe(releasedState.secret);
+			expect(registrationsSent()).toBe(before);
+		},
+	);
+
+	test('adding an event registers that one only, with the derived secret; the 0.1.0 secret and registrations stay and serve', async () => {
+		const events = released.node.parameters.events as string[];
+		const widened = upgraded(released.staticData.afterDeactivation, {
+			...released.node.parameters,
+			events: [...events, 'MESSAGE_SENT'],
+		});
+		const before = registrationsSent();
+
+		const calls = await widened.activate();
+
+		expect(calls.filter((call) => call.hook === 'create')).toHaveLength(1);
+		expect(registrationsSent()).toBe(before + 1);
+		const added = webhooksFor(fixture.sandbox, released.activation.webhookUrl);
+		expect(added.map((webhook) => webhook.type)).toEqual(['MESSAGE_SENT']);
+		expect(headerOf(added[0], SECRET)).toBe(derivedSecretFor(released.node.webhookId));
+		// Saved in the current layout: what 0.1.0 kept besides URL, event and fingerprint is dropped.
 		expect(stored(widened)).toEqual({
+			secret: releasedState.secret,
 			registrations: [
-				...released.registrations.map(({ url, event, fingerprint, secretTag }) => ({ url, event, fingerprint, secretTag })),
-				expect.objectContaining({ url, event: 'FIRST_MESSAGE_RECEIVED', secretTag: tag }),
+				...releasedState.registrations.map(({ url, event, fingerprint }) => ({ url, event, fingerprint })),
+				{
+					url: released.activation.webhookUrl,
+					event: 'MESSAGE_SENT',
+					fingerprint: headerOf(added[0], 'x-inbox-registration'),
+					secretTag: expect.stringMatching(/^[0-9a-f]{16}$/),
+				},
 			],
 		});
-		const reloaded = trigger(parameters, { staticData: widened.persistedStaticData(), webhookId: first.node.webhookId });
+		const reloaded = upgraded(widened.persistedStaticData());
 		expect(await reloaded.runHook('checkExists')).toBe(true);
+		expect(registrationsSent()).toBe(before + 1);
 	});
+
+	test('a first activation with the same settings registers what 0.1.0 registered: same bodies and headers, only the secret differs', async () => {
+		const before = fixture.sandbox.requests.length;
+		await upgraded(undefined).activate();
+		const sent = fixture.sandbox.requests
+			.slice(before)
+			.filter((request) => request.path === '/v2/integration/webhook/create')
+			.map((request) => request.body);
+		const secret = derivedSecretFor(released.node.webhookId);
+		expect(sent).toEqual(
+			released.activation.registrationRequests.map(({ body }) => ({
+				...body,
+				headers: body.headers.map((header) => (header.key === SECRET ? { ...header, value: secret } : header)),
+			})),
+		);
+	});
+
+	test.each(released.deliveries.map((recorded) => [recorded.delivery.event, recorded] as const))(
+		'a %s delivery of a 0.1.0 registration is accepted and starts the workflow with the item 0.1.0 gave',
+		async (_event, { delivery, released: [answer] }) => {
+			const instance = upgraded(released.staticData.afterDeactivation);
+			await instance.activate();
+			endpoint.attach(instance);
+			const handled = endpoint.calls.length;
+			const url = new URL(delivery.url);
+
+			const response = await fetch(`${endpoint.origin}${url.pathname}${url.search}`, {
+				method: delivery.method,
+				headers: delivery.headers,
+				body: JSON.stringify(delivery.body),
+			});
+
+			expect(response.status).toBe(answer.statusCode);
+			const [call] = (await endpoint.waitForCalls(handled + 1)).slice(handled);
+			expect(call.items).toHaveLength(1);
+			const item = call.items![0].json;
+			const expected = answer.items[0].json;
+			expect(Object.keys(item).sort()).toEqual(Object.keys(expected).sort());
+			const { headers, ...rest } = item;
+			const { headers: expectedHeaders, ...expectedRest } = expected;
+			expect(rest).toEqual(expectedRest);
+			// Every header the platform set reaches the item as it did in 0.1.0; the secret in neither.
+			const platformHeaders = Object.keys(delivery.headers).filter((name) => name !== SECRET);
+			const pick = (from: IDataObject | undefined) => platformHeaders.map((name) => [name, from?.[name]]);
+			expect(pick(headers as IDataObject)).toEqual(pick(expectedHeaders as IDataObject));
+			expect(Object.keys(headers as IDataObject)).not.toContain(SECRET);
+		},
+	);
 });
 
 describe('activation errors', () => {

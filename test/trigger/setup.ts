@@ -3,11 +3,14 @@
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { INodeParameters } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox';
 import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
 import { DEMO } from '../sandbox/seed';
+import type { Delivery } from '../sandbox';
 import type { Webhook } from '../sandbox/types';
 import type { InboxCredentials } from '../helpers/n8n-harness';
 
@@ -139,4 +142,50 @@ export async function activatedTrigger(
 /** A phone number no seeded contact has, so the message is the contact's first. */
 export function newPhoneNumber(): string {
 	return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+/** A POST /integration/webhook/create the sandbox received, as the 0.1.0 fixtures hold it. */
+export interface RecordedRegistration {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	body: Omit<Webhook, 'id' | 'createdAt' | 'updatedAt'>;
+	status: number;
+}
+
+/** A delivery the platform sent for a 0.1.0 registration, and what 0.1.0's trigger emitted for it. */
+export interface RecordedDelivery {
+	delivery: Pick<Delivery, 'event' | 'url' | 'method' | 'headers' | 'query'> & { body: IDataObject };
+	released: Array<{ statusCode: number; items: Array<{ json: IDataObject }> }>;
+}
+
+/**
+ * The trigger as the released 0.1.0 left it, recorded once from its build and frozen
+ * (test/fixtures/0.1.0/trigger/, made by scripts/record-0.1.0-trigger.ts; SHA256SUMS guards them):
+ * the node as the 0.1.0 editor saved it, its activation (webhook URL, the registrations the
+ * sandbox received), its static data after activation and after deactivation, and deliveries.
+ */
+export interface ReleasedTrigger {
+	node: { name: string; typeVersion: number; webhookId: string; parameters: INodeParameters };
+	activation: { webhookBaseUrl: string; webhookUrl: string; registrationRequests: RecordedRegistration[] };
+	staticData: {
+		afterActivation: IDataObject;
+		afterDeactivation: IDataObject;
+		reactivationHookCalls: Array<{ method: string; hook: string; result: boolean }>;
+	};
+	deliveries: RecordedDelivery[];
+}
+
+const RELEASED_FIXTURES = join(__dirname, '..', 'fixtures', '0.1.0', 'trigger');
+
+/** The frozen 0.1.0 fixtures of one released typeVersion (1 or 2). */
+export function releasedTrigger(typeVersion: 1 | 2): ReleasedTrigger {
+	const part = <T>(name: string): T =>
+		JSON.parse(readFileSync(join(RELEASED_FIXTURES, `v${typeVersion}.${name}.json`), 'utf8')) as T;
+	return {
+		node: part('node'),
+		activation: part('activation'),
+		staticData: part('static-data'),
+		deliveries: part('deliveries'),
+	};
 }

@@ -22,6 +22,12 @@ export interface VariantRow {
 	outcome: 'right' | 'error';
 	/** for 'error': what the message or description must say (the assumption and the option) */
 	names?: RegExp[];
+	/**
+	 * for 'error': what only this variant's answer makes the node say. The row also runs without the
+	 * variant against an unrelated 400, whose error names the assumptions too (every request error
+	 * does): `because` must be absent there, so the row cannot pass for any 400.
+	 */
+	because?: RegExp;
 	/** for 'error': the option set that makes the same run right */
 	fix?: INodeParameters;
 	/** the right result, checked against the sandbox's state */
@@ -143,6 +149,7 @@ function skipTakeRow(
 		parameters: build(),
 		outcome: 'error',
 		names: [/"offset"/, /Options → Offset Parameter Name/],
+		because: /ignore the query parameter "offset"/,
 		fix: build(SKIP_TAKE),
 		right,
 	};
@@ -160,6 +167,7 @@ export const ROWS: VariantRow[] = [
 		parameters: updateTrigger({ chatType: 'GROUP', transferType: 'USER' }),
 		outcome: 'error',
 		names: [/"chatType", "transferType"/, RENAME_OPTION],
+		because: /The API's message names "chatType"/,
 		fix: updateTrigger({ chatType: 'GROUP', transferType: 'USER' }, rename({ chatType: 'chatTypeFilter', transferType: 'transferTypeFilter' })),
 		right: (_out, sandbox) => {
 			expect(sandbox.state.triggers.get(DEMO.triggers.firstMessage.id)).toMatchObject({ chatType: 'GROUP', transferType: 'USER' });
@@ -172,6 +180,7 @@ export const ROWS: VariantRow[] = [
 		parameters: webhook(),
 		outcome: 'error',
 		names: [/"method", "type", "transferType"/, RENAME_OPTION],
+		because: /The API's message names "method"/,
 		fix: webhook(rename({ method: 'httpMethod', type: 'eventType', transferType: 'transfer' })),
 		right: webhookCreated,
 	},
@@ -182,6 +191,7 @@ export const ROWS: VariantRow[] = [
 		parameters: templates({}, { status: 'APPROVED' }),
 		outcome: 'error',
 		names: [/"integrationId", "status", "search"/, RENAME_OPTION],
+		because: /The API's message names "integrationId"/,
 		fix: templates(rename({ integrationId: 'integration', status: 'templateStatus' }), { status: 'APPROVED' }),
 		right: allTemplates('APPROVED'),
 	},
@@ -192,6 +202,7 @@ export const ROWS: VariantRow[] = [
 		parameters: templates(),
 		outcome: 'error',
 		names: [/"after"/, /Options → Cursor Parameter Name/],
+		because: /ignore the query parameter "after"/,
 		fix: templates({ cursorParameter: 'cursor', pageSizeParameter: 'pageSize' }),
 		right: allTemplates(),
 	},
@@ -202,6 +213,7 @@ export const ROWS: VariantRow[] = [
 		parameters: invite(),
 		outcome: 'error',
 		names: [/"integrationId", "groupJid"/, RENAME_OPTION],
+		because: /The API's message names "integrationId"/,
 		fix: invite(rename({ integrationId: 'integration', groupJid: 'jid' })),
 		right: (out) => expect(out[0].json.inviteUrl).toMatch(/^https:\/\/chat\.whatsapp\.com\//),
 	},
@@ -212,6 +224,7 @@ export const ROWS: VariantRow[] = [
 		parameters: customFields(),
 		outcome: 'error',
 		names: [/"phoneNumber"/, RENAME_OPTION],
+		because: /The API's message names "phoneNumber"/,
 		fix: customFields(rename({ phoneNumber: 'phone' })),
 		right: (out) => expect(out[0].json).toHaveProperty('fields'),
 	},
@@ -222,6 +235,7 @@ export const ROWS: VariantRow[] = [
 		parameters: chats({}, { category: 'queue' }),
 		outcome: 'error',
 		names: [/"category", "integrationIds"/, RENAME_OPTION],
+		because: /The API's message names "category"/,
 		fix: chats(rename({ category: 'type' }), { category: 'queue' }),
 		right: allChats('queue'),
 	},
@@ -232,6 +246,7 @@ export const ROWS: VariantRow[] = [
 		parameters: messages(),
 		outcome: 'error',
 		names: [/"chatInternalId"/, RENAME_OPTION],
+		because: /The API's message names "chatInternalId"/,
 		fix: messages(rename({ chatInternalId: 'id' })),
 		right: allMessages,
 	},
@@ -245,6 +260,7 @@ export const ROWS: VariantRow[] = [
 		parameters: webhook(),
 		outcome: 'error',
 		names: [/created with method POST instead of PUT, transferType ALL instead of API/, RENAME_OPTION],
+		because: /created with method POST instead of PUT/,
 		fix: webhook(rename({ method: 'httpMethod', transferType: 'transfer' })),
 		right: webhookCreated,
 	},
@@ -255,6 +271,7 @@ export const ROWS: VariantRow[] = [
 		parameters: templates({}, { status: 'REJECTED' }),
 		outcome: 'error',
 		names: [/status is not REJECTED.*ignore the query parameter "status"/, RENAME_OPTION],
+		because: /returned templates whose status is not REJECTED/,
 		fix: templates(rename({ status: 'templateStatus' }), { status: 'REJECTED' }),
 		right: allTemplates('REJECTED'),
 	},
@@ -267,6 +284,7 @@ export const ROWS: VariantRow[] = [
 		parameters: updateTrigger({ name: 'Renamed' }),
 		outcome: 'error',
 		names: [/edits a trigger partially/, /add every field under Update Fields/],
+		because: /required \(the edit replaces the whole trigger\)/,
 		fix: updateTrigger({
 			name: 'Renamed',
 			description: 'Demo trigger',
@@ -314,6 +332,7 @@ export const ROWS: VariantRow[] = [
 			parameters,
 			outcome: 'error',
 			names: [/ignore the query parameter "offset"/, /Options → Offset Parameter Name/],
+			because: /The API sent the same page again \(offset=/,
 			right,
 		}),
 	),
@@ -324,6 +343,7 @@ export const ROWS: VariantRow[] = [
 		parameters: templates(),
 		outcome: 'error',
 		names: [/ignore the query parameter "after"/, /Options → Cursor Parameter Name/],
+		because: /The API sent the same page again \(after=/,
 		right: allTemplates(),
 	},
 	{
@@ -346,6 +366,7 @@ export const ROWS: VariantRow[] = [
 		parameters: { resource: 'tag', operation: 'create', name: DEMO.tags.vip.name },
 		outcome: 'error',
 		names: [/Erro ao enviar mensagem/, /"error sending message"/, /Check the Name \(1-255 characters, unique in the company\)/],
+		because: /"error sending message"/,
 		right: () => undefined,
 	},
 	{
@@ -355,6 +376,7 @@ export const ROWS: VariantRow[] = [
 		parameters: upsertExtra('[{"sourceType": "EXTRA_FIELD", "key": "plan", "valueJson": "gold"}]'),
 		outcome: 'error',
 		names: [/does not document the shape of extra-field inputs/, /write them in the shape the API expects/],
+		because: /extra fields are \{fieldKey, value\} here/,
 		fix: upsertExtra('[{"fieldKey": "plan", "value": "gold"}]'),
 		right: (out) => expect(out[0].json.customFields).toEqual([expect.objectContaining({ key: 'plan', value: 'gold' })]),
 	},

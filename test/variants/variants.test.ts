@@ -10,6 +10,10 @@ import { ROWS } from './rows';
 
 const ctx = useSandbox();
 
+/** A request error that has nothing to do with any assumption. */
+const UNRELATED_400 = 'the request was refused for a reason of its own';
+const textOf = (error: Error & { description?: unknown }): string => `${error.message}\n${String(error.description)}`;
+
 describe('the node under every variant: right, or loudly wrong with the fix named', () => {
 	test('the table covers every README assumption row and the issue\'s other open facts', () => {
 		const covered = ROWS.map((row) => row.assumption).join('\n');
@@ -33,15 +37,26 @@ describe('the node under every variant: right, or loudly wrong with the fix name
 
 	test.each(ROWS.map((row) => [`${row.assumption} | ${row.alternative}`, row] as const))('%s', async (_label, row) => {
 		const { sandbox } = ctx;
-		sandbox.setVariants(row.variants);
 		if (row.outcome === 'right') {
+			sandbox.setVariants(row.variants);
 			const out = await runNode(sandbox, { parameters: row.parameters, items: row.items });
 			row.right(out, sandbox);
 			return;
 		}
-		const error = await runNodeError(sandbox, { parameters: row.parameters, items: row.items });
-		const text = `${error.message}\n${String(error.description)}`;
+		// The same run against an unrelated 400, without the variant: its error names the operation's
+		// assumptions too, so only `because` tells the variant's error from it.
+		sandbox.addFault({ kind: 'status', status: 400, message: UNRELATED_400 });
+		const control = textOf(await runNodeError(sandbox, { parameters: row.parameters, items: row.items }));
+		expect(control).toContain(UNRELATED_400);
+		sandbox.reset();
+		sandbox.setVariants(row.variants);
+
+		const text = textOf(await runNodeError(sandbox, { parameters: row.parameters, items: row.items }));
 		for (const name of row.names ?? []) expect(text).toMatch(name);
+		expect(row.because).toBeInstanceOf(RegExp);
+		expect(text).toMatch(row.because as RegExp);
+		expect(control).not.toMatch(row.because as RegExp);
+		expect(text).not.toEqual(control);
 		expect(sandbox.requests.length).toBeGreaterThanOrEqual(1);
 		expect(sandbox.requests.length).toBeLessThanOrEqual(2);
 		if (row.fix) {

@@ -180,6 +180,7 @@ function errorHints(definition: OperationDefinition, assumedNames: string[]): Er
 		noReason: `Check the values of this item for "${definition.action}" against the fields' hints (the API's rules), and that the IDs it names exist.`,
 		...definition.errors,
 		assumptions: parts.length > 0 ? parts.join(' ') : undefined,
+		assumedNames,
 	};
 }
 

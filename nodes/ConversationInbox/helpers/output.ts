@@ -38,15 +38,19 @@ export interface SentRequest {
 
 /**
  * The object at `path` (e.g. `data.tag`) as one item; an array there gives one item per
- * element. When the API leaves the path out, the payload wrapper (or the body) is returned so
- * nothing is lost.
+ * element. The reader of answers (shared/reading.ts) has refused an answer without the payload the
+ * spec names; a path deeper than that one which the API left out is an error too, never an item
+ * without the resource.
  */
 export function pick(path: string): Unwrap {
 	return (body) => {
 		const value = valueAt(body, path);
 		if (Array.isArray(value)) return value.map(asItemJson);
-		if (value !== undefined) return [asItemJson(value)];
-		return [withoutSuccess(body)];
+		if (value !== undefined && value !== null) return [asItemJson(value)];
+		throw new AssumptionFailed(
+			`The API's answer has no ${path}`,
+			`The API description shows the result under ${path}; the answer has ${Object.keys(body).join(', ') || 'no keys'}. No output was produced for this item.`,
+		);
 	};
 }
 

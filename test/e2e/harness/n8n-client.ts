@@ -284,6 +284,7 @@ export class N8nClient {
 			nodes: workflow.nodes,
 			connections: workflow.connections,
 			settings: workflow.settings ?? { executionOrder: 'v1' },
+			...(workflow.staticData ? { staticData: workflow.staticData } : {}),
 		});
 	}
 
@@ -299,6 +300,30 @@ export class N8nClient {
 	/** Publishes (2.x) / activates (1.x) a workflow. */
 	async activate(id: string): Promise<WorkflowRecord> {
 		return await this.api<WorkflowRecord>('POST', `/workflows/${id}/${this.major === '2' ? 'publish' : 'activate'}`, this.major === '2' ? {} : undefined);
+	}
+
+	/**
+	 * Resolves once n8n has applied the workflow's last publish / activate: its triggers'
+	 * checkExists and create have run (a sequenced point, not a wait). n8n 1.x applies it inside
+	 * the activate call; 2.x from its publication outbox, and GET /rest/workflows/:id/publication-status
+	 * says 'in_progress' until it has (without the publication service, 404: the call applied it).
+	 */
+	async activationApplied(id: string, timeoutMs = 30_000): Promise<void> {
+		if (this.major !== '2') return;
+		const deadline = Date.now() + timeoutMs;
+		let status = '';
+		while (Date.now() < deadline) {
+			try {
+				status = (await this.rest<{ status: string }>('GET', `/workflows/${id}/publication-status`)).status;
+			} catch (error) {
+				if (error instanceof HttpError && error.status === 404) return;
+				throw error;
+			}
+			if (status === 'published') return;
+			if (status !== 'in_progress') throw new Error(`workflow ${id}: publication ${status}`);
+			await sleep(200);
+		}
+		throw new Error(`workflow ${id}: publication still ${status} after ${timeoutMs} ms`);
 	}
 
 	/** Unpublishes (2.x) / deactivates (1.x) a workflow. */

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { DEMO } from '../../sandbox';
 import { browserCheckEnabled, launchBrowser, type BrowserSession } from '../harness/browser';
 import type { E2EContext } from '../harness/context';
+import { describeWhen } from '../harness/gate';
 import type { WorkflowRecord } from '../harness/n8n-client';
 import { DEMO_OWNER } from '../harness/stack';
 import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
@@ -20,7 +21,7 @@ const NODE = 'New inbox message';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export function browserTriggerSuite(ctx: () => E2EContext): void {
-	(browserCheckEnabled() ? describe : describe.skip)('the trigger in the editor (Chromium)', () => {
+	describeWhen(browserCheckEnabled(), 'the trigger in the editor (Chromium)', 'E2E_BROWSER=0', () => {
 		let browser: BrowserSession | undefined;
 		let page: Page | undefined;
 		let workflow: WorkflowRecord;

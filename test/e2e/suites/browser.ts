@@ -23,6 +23,7 @@ import { ConversationInboxTrigger } from '../../../nodes/ConversationInboxTrigge
 import { DEMO } from '../../sandbox';
 import { browserCheckEnabled, launchBrowser, processesMentioning, type BrowserSession } from '../harness/browser';
 import type { E2EContext } from '../harness/context';
+import { describeWhen } from '../harness/gate';
 import type { WorkflowDefinition } from '../harness/n8n-client';
 import { DEMO_OWNER } from '../harness/stack';
 import { PACKAGE_NAME, REPO_ROOT } from '../harness/provision';
@@ -125,7 +126,7 @@ async function iconOf(node: Locator): Promise<{ src: string; loaded: boolean; na
 }
 
 export function browserSuite(ctx: () => E2EContext): void {
-	(browserCheckEnabled() ? describe : describe.skip)('the editor in a browser (Chromium)', () => {
+	describeWhen(browserCheckEnabled(), 'the editor in a browser (Chromium)', 'E2E_BROWSER=0', () => {
 		let browser: BrowserSession | undefined;
 		const workflowIds: Record<string, string> = {};
 		const pages: Page[] = [];

@@ -15,6 +15,7 @@ import { nodeJson, type Execution, type ExecutionSummary } from '../harness/n8n-
 import { processGroupMembers } from '../harness/n8n-process';
 import type { PackedPackage } from '../harness/package';
 import { N8N_VERSIONS, selectedMajors, type N8nInstall } from '../harness/provision';
+import { describeWhen } from '../harness/gate';
 import { describeMemory, describeStartup, QUEUE_KEYS, startQueueStack, type QueueStack } from '../harness/queue-stack';
 import { chainWorkflow } from '../harness/workflows';
 import { aiToolsSuite } from './ai-tools';
@@ -31,8 +32,9 @@ const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const report = (line: string): void => void process.stderr.write(`[queue] ${line}\n`);
 
-/** E2E_QUEUE=0 skips the suite; it also needs n8n 2.x selected (N8N_E2E_VERSIONS). */
+/** E2E_QUEUE=0 skips the suite (outside CI: gate.ts); it also needs n8n 2.x selected (N8N_E2E_VERSIONS). */
 export const queueSuiteEnabled = (): boolean => process.env.E2E_QUEUE !== '0' && selectedMajors().includes('2');
+const QUEUE_OFF = 'E2E_QUEUE=0, or N8N_E2E_VERSIONS does not select n8n 2';
 
 export interface QueueContext extends E2EContext {
 	queue: QueueStack;
@@ -115,7 +117,7 @@ function fromEnv<T>(name: string): T {
 }
 
 export function describeQueue(): void {
-	(queueSuiteEnabled() ? describe : describe.skip)(`n8n ${N8N_VERSIONS['2']} in queue mode (main + 2 workers + webhook processor, Postgres, Redis)`, () => {
+	describeWhen(queueSuiteEnabled(), `n8n ${N8N_VERSIONS['2']} in queue mode (main + 2 workers + webhook processor, Postgres, Redis)`, QUEUE_OFF, () => {
 		let current: QueueContext | undefined;
 		let sandbox: Sandbox | undefined;
 		let queue: QueueStack | undefined;

@@ -13,6 +13,7 @@ import type { Delivery, Sandbox, Webhook } from '../../sandbox';
 import { triggerWorkflowFixture, waitForTriggerActivation, type E2EContext } from '../harness/context';
 import { nodeJson, type WorkflowDefinition, type WorkflowRecord } from '../harness/n8n-client';
 import { CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+import { releasedTrigger } from '../../trigger/setup';
 
 export const EVENTS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'];
 export const TRIGGER = 'Inbox events';
@@ -190,8 +191,8 @@ export function triggerSuite(ctx: () => E2EContext): void {
 
 			await c.client.activate(fixture.workflow.id);
 			await waitUntilLive();
-			// Give an (unwanted) registration time to show up before asserting there is none.
-			await sleep(1000);
+			// Once n8n has applied the activation, checkExists (and create, had it been called) has run.
+			await c.client.activationApplied(fixture.workflow.id);
 			expect(registrations().map((h) => h.id).sort()).toEqual(before);
 			expect(c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create')).toHaveLength(createsBefore);
 
@@ -199,6 +200,62 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			const [execution] = await newExecutions(1);
 			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'MESSAGE_RECEIVED', body: { data: { message: { text: 'Back again' } } } });
 		});
+	});
+
+	describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of typeVersion %i)', (typeVersion) => {
+		const released = releasedTrigger(typeVersion);
+		let workflow: WorkflowRecord | undefined;
+
+		afterAll(async () => {
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test("its saved node and static data activate without a new registration, and 0.1.0's delivery starts an execution", async () => {
+			const c = ctx();
+			const { node, activation, staticData, deliveries } = released;
+			const productionUrl = `${c.stack.n8n.url}/webhook/${node.webhookId}/webhook`;
+			// The static data as 0.1.0 saved it; only the address its registrations point at is n8n's
+			// here (the recorder's stand-in for n8n had another port). Fingerprints, secret and the
+			// rest stay as recorded.
+			const saved = JSON.parse(JSON.stringify(staticData.afterDeactivation).split(activation.webhookUrl).join(productionUrl)) as Record<string, unknown>;
+			workflow = await c.client.createWorkflow({
+				name: `e2e trigger saved by 0.1.0 at typeVersion ${typeVersion}`,
+				nodes: [
+					{
+						id: randomUUID(),
+						name: node.name,
+						type: TRIGGER_NODE_TYPE,
+						typeVersion: node.typeVersion,
+						position: [0, 0],
+						webhookId: node.webhookId,
+						parameters: node.parameters,
+						credentials: { [CREDENTIAL_TYPE]: { id: c.stack.credential.id, name: c.stack.credential.name } },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+				staticData: saved,
+			});
+			expect((await c.client.getWorkflow(workflow.id)).staticData).toEqual(saved);
+			const creates = (): number => c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create').length;
+			const before = creates();
+
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, node.name, productionUrl, activation.registrationRequests.length);
+			await c.client.activationApplied(workflow.id);
+			expect(creates()).toBe(before);
+
+			const known = await c.client.executionIds(workflow.id);
+			const [{ delivery, released: [answer] }] = deliveries;
+			const response = await c.client.raw(delivery.method, productionUrl, { headers: delivery.headers, body: delivery.body });
+			expect(response.status).toBe(200);
+			const [execution] = await c.client.waitForExecutions(workflow.id, known, 1);
+			const expected = answer.items[0].json;
+			expect(nodeJson(execution, node.name)).toEqual([
+				expect.objectContaining({ event: expected.event, integrationId: expected.integrationId, body: expected.body }),
+			]);
+			expect(creates()).toBe(before);
+		}, 60_000);
 	});
 
 	describe('the trigger saved at typeVersion 1', () => {

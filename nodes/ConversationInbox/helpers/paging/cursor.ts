@@ -7,7 +7,8 @@ import type { Sink, Walk } from './walk';
 import { PagingStopped } from './walk';
 
 /**
- * Cursor pages (templates), one after the other: `after = paging.after` while `paging.hasNext`. A
+ * Cursor pages (templates), one after the other: `after = paging.after` until `paging.hasNext` is
+ * false, the cursor is missing or the page is empty (a cursor without `hasNext` is followed). A
  * response only ever supplies a cursor VALUE, sent as a query parameter to the credential's host:
  * it can never redirect the walk to another URL. A cursor the API already gave stops the walk with
  * an error (it would loop for ever).
@@ -22,9 +23,11 @@ export async function walkCursor(paging: CursorPaging, walk: Walk, sink: Sink): 
 		const query: IDataObject = { [names.pageSize]: String(Math.min(maxPageSize, sink.missing)) };
 		if (cursor !== undefined) query[names.cursor] = cursor;
 		const body = await walk.send(query);
-		sink.add(walk.accept(body, `${names.cursor}=${cursor ?? '(first page)'}`, suspect));
+		const page = walk.accept(body, `${names.cursor}=${cursor ?? '(first page)'}`, suspect);
+		sink.add(page);
+		// A new cursor is followed even when the API leaves hasNext out (DESIGN.md).
 		const next = valueAt(body, cursorPath);
-		if (valueAt(body, hasNextPath) !== true || typeof next !== 'string' || next === '') return;
+		if (page.length === 0 || valueAt(body, hasNextPath) === false || typeof next !== 'string' || next === '') return;
 		if (seen.has(next)) {
 			throw new PagingStopped(
 				`The API sent a cursor it had already sent (${names.cursor}=${next}): it seems to ignore the query parameter "${names.cursor}"`,

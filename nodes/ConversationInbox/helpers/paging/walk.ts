@@ -27,10 +27,17 @@ export const MAX_PAGES_PER_WALK = 1000;
  */
 export class PagingStopped extends AssumptionFailed {}
 
-/** A page's elements (a missing list is an empty one). */
+/**
+ * A page's elements. The reader of answers (shared/reading.ts) has refused a page without the
+ * list; anything there other than a list is an error too: an empty list is only a list.
+ */
 export function elementsOf(body: unknown, path: string): unknown[] {
 	const list = valueAt(body, path);
-	return Array.isArray(list) ? list : [];
+	if (Array.isArray(list)) return list;
+	throw new AssumptionFailed(
+		`The API's answer has no list at ${path}`,
+		`The API description shows a list under ${path}; the answer has ${list === undefined || list === null ? 'nothing' : typeof list === 'object' ? 'an object' : `a ${typeof list}`} there. No output was produced for this item.`,
+	);
 }
 
 /**

@@ -1,0 +1,156 @@
+/**
+ * Reading what a real API answers (issue 23; DESIGN.md, "Reading the API's answers"): each row of
+ * the issue's table through n8n-core's RoutingNode against the sandbox's answer-shape switches
+ * (test/sandbox/shapes.ts), with what the sandbox's state says really happened. Every operation
+ * under every shape: test/variants/shapes.test.ts.
+ */
+import { NodeApiError } from 'n8n-workflow';
+
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
+import { PAYLOAD_AT } from '../../nodes/shared/answers';
+import { operationsOf } from '../helpers/operations';
+import { jsonOf, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
+import { DEMO, ERROR_SHAPES, SECOND_REASON } from '../sandbox';
+
+const TOKEN = 'tok_Answer-Shapes-Token-7777';
+const ctx = useSandbox({ token: TOKEN });
+
+const OFFICIAL = DEMO.integrations.official.id;
+const WHATSAPP = DEMO.integrations.whatsapp.id;
+const requestsTo = (path: string) => ctx.sandbox.requests.filter((request) => request.path === `/v2${path}`);
+
+describe('the issue\'s table: the right result, or a loud error naming what came', () => {
+	test('204 to Automation → Delete: reported deleted (and it is), sent once', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/automation/delete': 'noContent' } });
+		const id = DEMO.triggers.webhook.id;
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'automation', operation: 'delete', automationTriggerId: id } });
+		expect(jsonOf(out)).toEqual([{ success: true, automationTriggerId: id }]);
+		expect(ctx.sandbox.state.triggers.has(id)).toBe(false);
+		expect(requestsTo('/automation/delete').map((request) => request.status)).toEqual([204]);
+	});
+
+	test('an empty 200 to Integration → Delete: reported deleted (the integration is DELETING)', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/integration/delete': 'empty' } });
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'integration', operation: 'delete', integrationId: WHATSAPP } });
+		expect(jsonOf(out)).toEqual([{ success: true, integrationId: WHATSAPP }]);
+		expect(ctx.sandbox.state.integrations.get(WHATSAPP)?.connectionStatus).toBe('DELETING');
+	});
+
+	test('an empty 200 to Integration → Disconnect: not "did not succeed" but "answered nothing", naming response.integration', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/integration/disconnect': 'empty' } });
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'integration', operation: 'disconnect', integrationId: WHATSAPP } });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API answered nothing (HTTP 200), where its description shows response.integration');
+		expect(error.message).not.toContain('did not succeed');
+		expect(String(error.description)).toBe(
+			'POST /integration/disconnect answered HTTP 200 without a body; expected response.integration. The request may have been carried out: check on the platform before running it again. No output was produced for this item.',
+		);
+		// A POST that got an answer is not sent again.
+		expect(requestsTo('/integration/disconnect')).toHaveLength(1);
+	});
+
+	test('200 without success (integration list, number validation, message search): the results', async () => {
+		ctx.sandbox.setVariants({ shapes: { '*': 'noSuccess' } });
+		const integrations = await runNode(ctx.sandbox, { parameters: { resource: 'integration', operation: 'getAll', returnAll: true } });
+		expect(jsonOf(integrations).map((entry) => entry.id).sort()).toEqual([...ctx.sandbox.state.integrations.keys()].sort());
+		const validated = await runNode(ctx.sandbox, {
+			parameters: { resource: 'integration', operation: 'validatePhoneNumber', integrationId: WHATSAPP, phoneNumber: DEMO.contacts.alice.phoneNumber },
+		});
+		expect(jsonOf(validated)).toEqual([{ exists: true, jid: `${DEMO.contacts.alice.phoneNumber}@s.whatsapp.net` }]);
+		const messages = await runNode(ctx.sandbox, {
+			parameters: { resource: 'message', operation: 'getAll', chatInternalId: DEMO.chats.alice.id, returnAll: true },
+		});
+		expect(messages).toHaveLength(ctx.sandbox.state.chats.get(DEMO.chats.alice.id)!.messages.length);
+		expect(ctx.sandbox.requests.every((request) => request.status === 200)).toBe(true);
+	});
+
+	test('400 with `message` as a list of texts: every text shown, in order', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/tag/create': 'messageList' } });
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'tag', operation: 'create', name: DEMO.tags.vip.name } });
+		expect(error.message).toBe(`The request conflicts with existing data (HTTP 409): name: a tag named "${DEMO.tags.vip.name}" already exists; ${SECOND_REASON}`);
+		expect(String(error.description)).not.toContain('sent no message');
+	});
+
+	test('the list under the other envelope (data.chats): the chats come out', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/inbox/find-all-chats': 'otherEnvelope' } });
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'chat', operation: 'getAll', returnAll: true } });
+		expect(out.map((item) => item.json.id)).toEqual(ctx.sandbox.state.chatsIn('attendance').map((chat) => chat.id));
+		expect(out.length).toBeGreaterThan(0);
+	});
+
+	test('the list under a key the node does not know: an error naming response.chats and the keys that came, not 0 items', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/inbox/find-all-chats': 'nested' } });
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'chat', operation: 'getAll', returnAll: true }, items: [{}, {}], continueOnFail: true });
+		// N items in, N error items out, each paired.
+		expect(out.map((item) => [item.json.error, item.pairedItem])).toEqual([
+			['The API\'s answer has no response.chats (HTTP 200)', { item: 0 }],
+			['The API\'s answer has no response.chats (HTTP 200)', { item: 1 }],
+		]);
+		expect(String(out[0].json.description)).toContain('expected response.chats; the answer has success, response.result.');
+	});
+
+	test('a cursor without hasNext: every template, page by page, and no page after the empty one', async () => {
+		ctx.sandbox.setVariants({ shapes: { '/provider-template/list': 'noHasNext' }, pageSizeCap: 7 });
+		const out = await runNode(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } });
+		const all = ctx.sandbox.state.templates.get(OFFICIAL)!.list;
+		expect(out.map((item) => item.json.id)).toEqual(all.map((template) => template.id));
+		// Every page with templates, then the one after the last template: empty, and the walk ends there.
+		expect(requestsTo('/provider-template/list')).toHaveLength(Math.ceil(all.length / 7) + 1);
+	});
+});
+
+describe('a list is only a list', () => {
+	const chats = (body: unknown) => {
+		ctx.sandbox.addFault({ kind: 'json', path: '/inbox/find-all-chats', body });
+		return { parameters: { resource: 'chat', operation: 'getAll', returnAll: true } };
+	};
+
+	test('a present, empty list: 0 items, no error', async () => {
+		expect(await runNode(ctx.sandbox, chats({ success: true, response: { chats: [] } }))).toEqual([]);
+	});
+
+	test('an object where the list belongs: an error naming the path, not 0 items', async () => {
+		const error = await runNodeError(ctx.sandbox, chats({ success: true, response: { chats: { total: 3 } } }));
+		expect(error.message).toBe('The API\'s answer has no list at response.chats');
+		expect(String(error.description)).toContain('the answer has an object there');
+	});
+
+	test('errors[] entries that name their field: "field: text"', async () => {
+		const error = await runNodeError(ctx.sandbox, chats({ success: false, errors: [{ field: 'category', message: 'is not a category' }, { path: 'limit', message: 'limit: too big' }] }));
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): category: is not a category; limit: too big');
+	});
+});
+
+describe('cursor walks end on hasNext false, no cursor, or an empty page', () => {
+	const template = (id: string) => ({ id, name: id, language: 'en', status: 'APPROVED', category: 'UTILITY', components: [] });
+	const page = (ids: string[], paging: Record<string, unknown>) => ({ kind: 'json' as const, path: '/provider-template/list', body: { success: true, response: { templates: ids.map(template), paging } } });
+	const run = async () => jsonOf(await runNode(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } })).map((entry) => entry.id);
+
+	test.each([
+		['an empty page, although hasNext is true and a new cursor came', { after: 'c3', hasNext: true }],
+		['no cursor, although hasNext is true', { hasNext: true }],
+		['hasNext false, although a new cursor came', { after: 'c3', hasNext: false }],
+	])('%s', async (label, lastPaging) => {
+		const lastPage = label.startsWith('an empty') ? [] : ['t2'];
+		ctx.sandbox.addFault(page(['t1'], { after: 'c1' }));
+		ctx.sandbox.addFault(page(lastPage, lastPaging));
+		ctx.sandbox.addFault(page(['never'], { after: 'c4' }));
+		expect(await run()).toEqual(['t1', ...lastPage]);
+		expect(requestsTo('/provider-template/list')).toHaveLength(2);
+	});
+});
+
+describe('the API\'s explanation in every shape keeps the token out', () => {
+	test.each([...ERROR_SHAPES])('%s echoing the Authorization header: [redacted]', async (shape) => {
+		ctx.sandbox.setVariants({ shapes: { '*': shape } });
+		ctx.sandbox.addFault({ kind: 'status', status: 400, message: 'the request carried {authorization}' });
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'user', operation: 'getAll', returnAll: true } });
+		expect(error.message).toContain('the request carried Bearer [redacted]');
+		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(TOKEN);
+	});
+});
+
+test('answers.ts names the payload of every endpoint the node calls (else its answers go unchecked)', () => {
+	const endpoints = operationsOf(new ConversationInbox().description).map((entry) => String((entry.option.routing?.request as { url?: string }).url));
+	for (const endpoint of endpoints) expect(Object.keys(PAYLOAD_AT)).toContain(endpoint);
+});

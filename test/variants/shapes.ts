@@ -1,0 +1,144 @@
+/**
+ * The answer-shape rows of the variant suite (issue 23): for every operation of the node and every
+ * answer shape of the sandbox (test/sandbox/shapes.ts) that applies to its endpoint, what the node
+ * must do: give the same result as under the spec's shape, or fail with an error that names what
+ * came. Derived from the operation list and the shape lists, never hand-picked.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
+import { operationKey, operationsOf } from '../helpers/operations';
+import { VALID } from '../reliability/operations';
+import type { AnswerShape, Variants } from '../sandbox';
+import { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
+
+/**
+ * Where api-spec.md shows each endpoint's result (the documented literal, not the node's table):
+ * the key that carries it, or null for an answer of only `{success}`.
+ */
+export const SPEC_RESULT: Record<string, string | null> = {
+	'/tag/create': 'data.tag',
+	'/tag/remove-from-contact': 'data.removedTags',
+	'/tag/list-contacts': 'data.contacts',
+	'/automation/edit': 'data.trigger',
+	'/automation/delete': null,
+	'/automation/stop-automation-in-chat': 'data.stopped',
+	'/automation/integration-bot/create': 'data.integrationBot',
+	'/integration/list': 'response.integrations',
+	'/integration/disconnect': 'response.integration',
+	'/integration/delete': null,
+	'/integration/validate-chat-phone-number': 'response.exists',
+	'/integration/webhook/create': 'response.webhook',
+	'/provider-template/list': 'response.templates',
+	'/group/get-invite-url': 'response.inviteUrl',
+	'/inbox/upsert-custom-fields-by-phone-number': 'response.customFields',
+	'/inbox/get-custom-fields-from-chat': 'response.customFields',
+	'/inbox/find-all-chats': 'response.chats',
+	'/inbox/find-messages-from-inbox': 'response.messages',
+	'/user/list': 'data.users',
+};
+
+/** The error shapes that carry a list of texts (shapes.ts). */
+const LIST_SHAPES: AnswerShape[] = ['messageList', 'errorsList'];
+
+/** The error text the sandbox's 400 carries in the error-shape rows. */
+export const REASON = 'name: must be something else';
+
+export interface ShapeRow {
+	label: string;
+	shape: AnswerShape;
+	endpoint: string;
+	variants: Variants;
+	parameters: INodeParameters;
+	/** the error-shape rows answer with a 400, then with success:false under 200 (the shape writes the body) */
+	fault?: boolean;
+	/**
+	 * same: the output equals the one under the spec's shape (the run without the switch);
+	 * error: the node fails with an error whose text matches every `names`.
+	 */
+	outcome: 'same' | 'error';
+	names?: RegExp[];
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const otherEnvelope = (key: string): string => key.replace(/^(data|response)\./, (_m, envelope: string) => (envelope === 'data' ? 'response.' : 'data.'));
+
+const description = new ConversationInbox().description;
+const VALID_BY_OPERATION = new Map<string, INodeParameters>(Object.values(VALID).map((parameters) => [operationKey(parameters), parameters]));
+
+/** The operations of the node with their endpoint and valid parameters. */
+export const OPERATIONS = operationsOf(description).map((entry) => {
+	const request = (entry.option.routing?.request ?? {}) as { url?: string };
+	return { key: operationKey(entry), endpoint: String(request.url), parameters: VALID_BY_OPERATION.get(operationKey(entry)) };
+});
+
+/** A cursor list offers the Cursor Parameter Name option (read from the description). */
+function pagesByCursor(resource: string, operation: string): boolean {
+	return description.properties.some(
+		(property) =>
+			property.name === 'options' &&
+			property.displayOptions?.show?.resource?.includes(resource) &&
+			property.displayOptions?.show?.operation?.includes(operation) &&
+			(property.options ?? []).some((option) => 'name' in option && option.name === 'cursorParameter'),
+	);
+}
+
+function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParameters): ShapeRow | undefined {
+	const result = SPEC_RESULT[endpoint];
+	const base = { shape, endpoint, variants: { shapes: { [endpoint]: shape } }, parameters };
+	const label = `${operationKey(parameters)} (${endpoint}) | ${shape}`;
+	switch (shape) {
+		case 'empty':
+		case 'noContent':
+			if (result === null) return { ...base, label: `${label}: a success (the spec answers only success)`, outcome: 'same' };
+			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [/The API answered nothing \(HTTP 20[04]\)/, new RegExp(`expected ${escape(String(result))}`)] };
+		case 'noSuccess':
+			return { ...base, label: `${label}: a success`, outcome: 'same' };
+		case 'otherEnvelope':
+			// An answer of only `success` has no envelope to move.
+			if (result === null) return undefined;
+			return { ...base, label: `${label}: read from ${otherEnvelope(String(result))}`, outcome: 'same' };
+		case 'nested': {
+			if (result === null) return undefined;
+			const envelope = String(result).split('.')[0];
+			return {
+				...base,
+				label: `${label}: an error naming ${result} and what came`,
+				outcome: 'error',
+				names: [new RegExp(`has no ${escape(String(result))}`), new RegExp(`expected ${escape(String(result))}; the answer has .*${envelope}\\.result`)],
+			};
+		}
+		case 'noHasNext': {
+			const { resource, operation } = parameters as { resource: string; operation: string };
+			if (!pagesByCursor(resource, operation)) return undefined;
+			// Small pages, so that the list takes several and only the cursor says there is more.
+			const listed: INodeParameters = { ...parameters, returnAll: true };
+			delete listed.limit;
+			return { ...base, variants: { ...base.variants, pageSizeCap: 5 }, parameters: listed, label: `${label}: every page, by the cursor alone`, outcome: 'same' };
+		}
+		default:
+			return undefined;
+	}
+}
+
+function errorRow(shape: AnswerShape, endpoint: string, parameters: INodeParameters): ShapeRow {
+	return {
+		label: `${operationKey(parameters)} (${endpoint}) | 400 and success:false with ${shape}: the API's whole explanation shown`,
+		shape,
+		endpoint,
+		variants: { shapes: { [endpoint]: shape } },
+		parameters,
+		fault: true,
+		outcome: 'error',
+		// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
+		names: [new RegExp(`\\(HTTP (400|200)\\): ${escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON)}$`, 'm')],
+	};
+}
+
+export const SHAPE_ROWS: ShapeRow[] = OPERATIONS.flatMap(({ endpoint, parameters }) => {
+	if (!parameters) return [];
+	return [
+		...SUCCESS_SHAPES.map((shape) => successRow(shape, endpoint, parameters)),
+		...ERROR_SHAPES.map((shape) => errorRow(shape, endpoint, parameters)),
+	].filter((row): row is ShapeRow => row !== undefined);
+});
