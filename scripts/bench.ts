@@ -585,7 +585,7 @@ async function main(): Promise<void> {
 			await stack.stop();
 			stack = undefined;
 			// The node as released before the pace, in its own n8n: every item at once.
-			const baseline = bulk ? packBaseline(BASELINE_REF, packDir) : undefined;
+			const baseline = bulk && BASELINE_REF !== 'none' ? packBaseline(BASELINE_REF, packDir) : undefined;
 			if (bulk && baseline) {
 				log(`starting n8n with the package of ${BASELINE_REF} (the bulk case's baseline)`);
 				stack = await startN8nStack({ install, packed: baseline, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-baseline-', logLevel: 'info', env: N8N_ENV });

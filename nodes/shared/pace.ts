@@ -5,31 +5,19 @@ import { sleep } from 'n8n-workflow';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
 
 /**
- * THE API's pace (DESIGN.md "The API's pace"): one limiter per API (base URL + a hash of the token)
- * per process, shared by every item, page and execution that calls it, through which every send of
- * shared/transport.ts goes. n8n's routing engine starts every input item's request at once; without
- * this, hundreds are on the wire before the API's first 429 comes back, and most are refused.
- *
- * - Requests in flight: at most `initialInFlight` (10, a browser's few connections per host, and
- *   the most pages one list walk may ask at once) at first; each answer the API accepts allows one
- *   more (doubling every round trip) up to `maxInFlight`. A refusal halves it.
- * - No rate cap until the API refuses (429). Then the rate becomes `beta` × the rate the API
- *   accepted since the previous refusal (measured over at least `minWindowMs`, and lowered at most
- *   once in that time), and grows back with every accepted answer along CUBIC's curve (the AWS SDK's
- *   adaptive retry mode does the same): back at that rate after a few seconds, then probing above
- *   it. A refusal holds back every send queued on the API until the answer's Retry-After is over;
- *   that wait lets the API recover, so the rate drops only to 0.9×. Without Retry-After the lower
- *   rate (0.7×, CUBIC's) is what lets it recover, and when the API accepted nothing to measure, the
- *   retry policy's backoff holds every send back.
- * - 5xx answers, timeouts and connection failures are not pace signals: they free their slot only.
- * - Refusals of requests sent before the last decrease belong to the same event (they were on the
- *   wire together) and lower nothing again.
- * - Waiting is first come, first served; a retry goes first. A waiting send ends when its signal
- *   (the execution's cancellation, a failed list walk) fires; nothing stays queued or scheduled
- *   behind it. A slot is held only while a request is on the wire, never while its item waits for
- *   other requests (its pages), so items and pages cannot block each other.
- *
- * In queue mode each process has its own limiters; they all meet the same 429s and converge.
+ * THE API's pace (DESIGN.md; docs/performance.md "Many items"): one limiter per API (base URL + a
+ * hash of the token) per process, shared by every item, page and execution, around every send of
+ * shared/transport.ts. n8n starts every item's request at once; without it most are refused.
+ * - In flight: `initialInFlight` at first, one more per accepted answer, halved by a refusal.
+ * - No rate until a 429. Then `beta` × the rate the API accepted since the last refusal (outside
+ *   Retry-After waits, over at least `minWindowMs`, lowered at most once in that time), raised on
+ *   each accepted answer along CUBIC's curve. A Retry-After wait holds back every queued send and
+ *   lets the API recover, so the rate drops less (`betaAfterRetryAfter`); with nothing accepted to
+ *   measure, the retry policy's backoff holds them. 5xx and timeouts are no pace signal.
+ * - Refusals of sends made before the last decrease belong to the same event.
+ * - First come, first served, a retry first. A waiting send ends when its signal fires, leaving
+ *   nothing queued or scheduled. A slot is held only while a request is on the wire, never while
+ *   its item waits for its other pages, so items and pages cannot block each other.
  */
 export const PACE = Object.freeze({
 	initialInFlight: 10,
@@ -201,7 +189,9 @@ export class ApiPace {
 	/** A new refusal event: a lower rate, from what the API accepted since the last one. */
 	private decrease(now: number, beta: number): void {
 		const acceptedInWindow = this.accepted - this.acceptedAtWindowStart;
-		const windowMs = Math.max(PACE.minWindowMs, now - (this.windowStart ?? now));
+		// A Retry-After wait in the window is not the API's rate: measured from its end.
+		const from = Math.max(this.windowStart ?? now, Math.min(this.holdUntil, now));
+		const windowMs = Math.max(PACE.minWindowMs, now - from);
 		const peak = acceptedInWindow > 0 ? (acceptedInWindow * 1000) / windowMs : this.rate;
 		if (acceptedInWindow === 0) this.refusalsInARow++;
 		if (peak !== undefined) {
