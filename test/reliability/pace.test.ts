@@ -95,6 +95,28 @@ describe('Tag → Remove From Contact, 300 items, an API that allows 20 requests
 	}, BULK_TIMEOUT_MS);
 });
 
+describe('a 429 holds back every request queued on the API', () => {
+	test('the first 10 requests refused with Retry-After: 1 → the 20 items still queued wait it out too, then all 30 are done once', async () => {
+		const { sandbox } = ctx;
+		const phones = members().slice(0, 30);
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 10 });
+		// The first 10 (the requests in flight at first) are held until all are on the wire, so each
+		// of them is refused before any other request could go.
+		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
+		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
+		await wave.waitFor(10);
+		wave.release();
+		const out = await running;
+		expectEachDoneOnce(phones, out);
+		const requests = removals();
+		expect(requests.slice(0, 10).map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 429));
+		const firstRefusal = Math.min(...requests.slice(0, 10).map((r) => r.answeredAt!));
+		// Every later request, refused item or not, came after Retry-After was over. A lower bound
+		// only: a busy machine can make it later, never earlier.
+		for (const r of requests.slice(10)) expect(r.at - firstRefusal).toBeGreaterThanOrEqual(950);
+	});
+});
+
 describe('refusals that are not the API\'s pace still end', () => {
 	test('an API that refuses everything: each item fails after 3 sends, with the 429 error', async () => {
 		const { sandbox } = ctx;
@@ -163,20 +185,20 @@ describe('an API without a limit is not slowed', () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 300);
 		// Each round is held by the sandbox until as many as the node sends without an answer have
-		// arrived; the next round's hold is set before this one is let through, so a request that
-		// arrives meanwhile counts in this round.
-		let round: Hold = sandbox.hold({ path: '/tag/remove-from-contact' });
+		// arrived; the next round's hold is set before this one is let through. A round's requests are
+		// counted after the run: a hold takes every request that arrives until it is released, so a
+		// node that sent more without an answer would show it there.
+		const rounds: Hold[] = [sandbox.hold({ path: '/tag/remove-from-contact' })];
 		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
-		const inFlight: number[] = [];
 		for (const expected of [10, 20, 40, 64]) {
+			const round = rounds[rounds.length - 1];
 			await round.waitFor(expected);
-			const next = sandbox.hold({ path: '/tag/remove-from-contact' });
-			inFlight.push(round.held.length);
+			rounds.push(sandbox.hold({ path: '/tag/remove-from-contact' }));
 			round.release();
-			round = next;
 		}
-		round.release();
+		rounds[rounds.length - 1].release();
 		const out = await running;
+		const inFlight = rounds.slice(0, 4).map((round) => round.held.length);
 		expect(inFlight).toEqual([10, 20, 40, 64]);
 		expectEachDoneOnce(phones, out);
 		// No rate was ever set: no send waited for a clock.
