@@ -324,7 +324,7 @@ async function triggerBursts(ctx: E2EContext, webhookBase: string, label: string
  * one after the other, never both running at once.
  */
 async function mainQueue(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log('building and packing the package');
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
@@ -511,7 +511,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 	const { stack, sandbox } = ctx;
 	const lists: ListResult[] = [];
 	for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
-		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 1, stack.credential, CREDENTIAL_TYPE));
+		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 2, stack.credential, CREDENTIAL_TYPE));
 		const httpWf = await importAndActivate(
 			ctx,
 			listWorkflow(`bench http ${item.key}`, item.httpRequest(sandbox.baseUrl), 'n8n-nodes-base.httpRequest', HTTP_REQUEST_VERSION, headerAuth, 'httpHeaderAuth'),
@@ -536,7 +536,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 }
 
 async function main(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log(`building and packing the package`);
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));

@@ -233,7 +233,7 @@ async function main(): Promise<void> {
 		}
 
 		say(`provisioning n8n ${N8N_VERSIONS[options.major]} (cached after the first run, which takes several minutes)`);
-		const install = provisionN8n(options.major);
+		const install = await provisionN8n(options.major);
 		let port = options.port;
 		if (await portInUse(port)) {
 			port = await freePort();

@@ -72,7 +72,7 @@ export async function runQueueStack(options: QueueRunOptions): Promise<void> {
 		say('building and packing the package');
 		buildPackage();
 		const packed = packPackage(packDir);
-		const install = provisionN8n('2');
+		const install = await provisionN8n('2');
 		sandbox = await startSandbox({ port: (await portInUse(4010)) ? 0 : 4010, quiet: true, rateLimit: SAAS_RATE_LIMIT });
 		const port = (await portInUse(options.port)) ? await freePort() : options.port;
 		say(`starting n8n ${install.version} in queue mode (${options.workers} workers)`);

@@ -22,6 +22,8 @@ export interface NodeRun {
 	timeoutMs?: number;
 	/** cancels the execution when it fires */
 	signal?: AbortSignal;
+	/** the node's typeVersion; default: the one the editor adds to a new node */
+	typeVersion?: number;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExec
 		items: run.items,
 		continueOnFail: run.continueOnFail,
 		signal: run.signal,
+		typeVersion: run.typeVersion,
 		credentials: {
 			baseUrl: run.baseUrl ?? sandbox.baseUrl,
 			apiToken: run.apiToken ?? sandbox.token,
