@@ -43,7 +43,12 @@ interface Waiter {
 	resolve: (seq: number) => void;
 	reject: (error: unknown) => void;
 	signal?: AbortSignal;
-	onAbort?: () => void;
+}
+
+/** The waiters of one signal, and its one abort listener (not one per waiter: a run of 1 000 items shares one signal). */
+interface SignalWaiters {
+	waiters: Set<Waiter>;
+	onAbort: () => void;
 }
 
 const cancelled = (signal: AbortSignal): Error =>
@@ -74,6 +79,7 @@ export class ApiPace {
 	/** refusal events with nothing accepted in between */
 	private refusalsInARow = 0;
 	private readonly queue: Waiter[] = [];
+	private readonly bySignal = new Map<AbortSignal, SignalWaiters>();
 	private wake: { at: number; stop: AbortController } | undefined;
 
 	/** sends waiting for their turn */
@@ -107,15 +113,7 @@ export class ApiPace {
 		if (signal?.aborted) throw cancelled(signal);
 		return await new Promise<number>((resolve, reject) => {
 			const waiter: Waiter = { resolve, reject, signal };
-			if (signal) {
-				waiter.onAbort = () => {
-					const index = this.queue.indexOf(waiter);
-					if (index >= 0) this.queue.splice(index, 1);
-					reject(cancelled(signal));
-					this.pump();
-				};
-				signal.addEventListener('abort', waiter.onAbort, { once: true });
-			}
+			if (signal) this.watch(signal).waiters.add(waiter);
 			if (goesFirst) this.queue.unshift(waiter);
 			else this.queue.push(waiter);
 			this.pump();
@@ -129,7 +127,7 @@ export class ApiPace {
 			const readyAt = Math.max(this.holdUntil, this.rate === undefined ? 0 : this.nextSendAt);
 			if (readyAt > now) return this.wakeAt(readyAt, now);
 			const waiter = this.queue.shift() as Waiter;
-			if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+			if (waiter.signal) this.unwatch(waiter.signal, waiter);
 			if (this.windowStart === undefined) {
 				this.windowStart = now;
 				this.acceptedAtWindowStart = this.accepted;
@@ -145,6 +143,32 @@ export class ApiPace {
 		}
 		// Nothing waits: no timer is left behind.
 		if (this.queue.length === 0) this.stopWake();
+	}
+
+	private watch(signal: AbortSignal): SignalWaiters {
+		let entry = this.bySignal.get(signal);
+		if (!entry) {
+			const onAbort = (): void => {
+				const waiters = this.bySignal.get(signal)?.waiters ?? new Set<Waiter>();
+				this.bySignal.delete(signal);
+				this.queue.splice(0, this.queue.length, ...this.queue.filter((waiter) => !waiters.has(waiter)));
+				for (const waiter of waiters) waiter.reject(cancelled(signal));
+				this.pump();
+			};
+			entry = { waiters: new Set(), onAbort };
+			this.bySignal.set(signal, entry);
+			signal.addEventListener('abort', onAbort, { once: true });
+		}
+		return entry;
+	}
+
+	private unwatch(signal: AbortSignal, waiter: Waiter): void {
+		const entry = this.bySignal.get(signal);
+		if (!entry) return;
+		entry.waiters.delete(waiter);
+		if (entry.waiters.size > 0) return;
+		this.bySignal.delete(signal);
+		signal.removeEventListener('abort', entry.onAbort);
 	}
 
 	private wakeAt(at: number, now: number): void {
