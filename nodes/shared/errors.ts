@@ -74,7 +74,7 @@ const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	},
 	429: {
 		headline: 'The API is receiving too many requests',
-		hint: `The node already waited and retried as the API asked (${DEFAULT_RETRY_POLICY.maxAttempts} attempts at most, waits of up to ${DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000} s). Lower the number of items per run, space the requests (the action node's Settings → Request Options → Batching), or add a Wait node between batches.`,
+		hint: `The node already paced its requests to the API's rate and retried as the API asked (${DEFAULT_RETRY_POLICY.maxAttempts} attempts while the API accepts nothing, ${DEFAULT_RETRY_POLICY.maxRefusals} refusals of one request at most, waits of up to ${DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000} s). When other n8n instances or tools use the same API token, space this node's requests (Settings → Request Options → Batching) or run it when they are idle.`,
 	},
 };
 

@@ -20,6 +20,11 @@ import { sleep } from 'n8n-workflow';
  *   same way), a cancelled execution.
  * - At most `maxAttempts` (3) sends per request, the first included. Backoff before retry n:
  *   `baseDelayMs` × 2^(n-1) (1 s, 2 s, …) ±25 % jitter, never more than `maxDelayMs` (8 s).
+ * - A 429 while the API accepted other requests of this process (since this one was first sent) is
+ *   the API's pace (pace.ts), not a failure of the request: it does not count against
+ *   `maxAttempts`, and the request waits its turn again (Retry-After, or at once: the limiter spaces
+ *   it), so a bulk run at the API's limit finishes. At most `maxRefusals` (20) 429s per request in
+ *   all; an API that refuses everything still ends after `maxAttempts`.
  * - Waits use n8n-workflow's `sleep` and end early when the execution is cancelled.
  *
  * Each page of a list is retried on its own with the same query (offset or cursor), so a retried
@@ -43,6 +48,8 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** longest Retry-After the node waits for; a longer one fails the call at once */
 	maxRetryAfterMs: number;
+	/** 429 answers per request, in all (those at the API's pace included) */
+	maxRefusals: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
@@ -50,6 +57,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 	baseDelayMs: 1000,
 	maxDelayMs: 8000,
 	maxRetryAfterMs: 60_000,
+	maxRefusals: 20,
 });
 
 /** "Do not send before" time (epoch ms), shared by every request given the same gate. */
@@ -63,8 +71,8 @@ export function newRetryGate(): RetryGate {
 
 /** Why a send failed, as far as retrying is concerned. */
 export type Failure =
-	/** 429: not processed */
-	| { kind: 'rateLimited'; retryAfter?: unknown }
+	/** 429: not processed; `paced`: the API accepted other requests meanwhile */
+	| { kind: 'rateLimited'; retryAfter?: unknown; paced?: boolean }
 	/**
 	 * 5xx, or no answer (timeout, reset, refused …): the request may have been processed, unless
 	 * `nothingSent` (the connection failed before the request was written)
@@ -97,6 +105,8 @@ export interface RetryOptions {
 	gate?: RetryGate;
 	/** the execution's cancel signal: waits end, nothing more is sent */
 	signal?: AbortSignal;
+	/** the API's limiter (pace.ts): how many answers it accepted, to tell its pace from a refusal */
+	pace?: { readonly accepted: number };
 	clock?: Clock;
 }
 
@@ -285,11 +295,12 @@ export function decide(
 				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again later.`,
 			};
 		}
-		delayMs = asked ?? backoffDelay(attempts, policy, clock.random());
+		// At the API's pace the limiter spaces the retry; a backoff would only add to it.
+		delayMs = asked ?? (failure.paced ? 0 : backoffDelay(attempts, policy, clock.random()));
 	} else {
 		delayMs = backoffDelay(attempts, policy, clock.random());
 	}
-	if (attempts >= policy.maxAttempts) {
+	if (attempts >= policy.maxAttempts && !(failure.kind === 'rateLimited' && failure.paced)) {
 		return { retry: false, note: `Gave up after ${attempts} attempts.` };
 	}
 	return { retry: true, delayMs, rateLimited: failure.kind === 'rateLimited' };
@@ -314,6 +325,10 @@ export async function withRetry<T>(
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
 	const clock = options.clock ?? realClock;
 	const gate = options.gate ?? newRetryGate();
+	const acceptedBefore = options.pace?.accepted ?? 0;
+	// Attempts that count against maxAttempts (a 429 at the API's pace does not), and 429s in all.
+	let counted = 0;
+	let refusals = 0;
 	for (let attempt = 1; ; attempt++) {
 		// Wait for the gate; a 429 on a concurrent request may push it further meanwhile.
 		for (let wait = gate.notBefore - clock.now(); wait > 0; wait = gate.notBefore - clock.now()) {
@@ -321,9 +336,18 @@ export async function withRetry<T>(
 		}
 		const outcome = await send(attempt);
 		if (outcome.ok) return outcome.value;
-		const decision: Decision = options.signal?.aborted
+		let failure = outcome.failure;
+		if (failure.kind === 'rateLimited') {
+			refusals++;
+			if (options.pace && options.pace.accepted > acceptedBefore) failure = { ...failure, paced: true };
+		}
+		if (!(failure.kind === 'rateLimited' && failure.paced)) counted++;
+		let decision: Decision = options.signal?.aborted
 			? { retry: false }
-			: decide(outcome.failure, options.method, attempt, policy, clock);
+			: decide(failure, options.method, counted, policy, clock);
+		if (decision.retry && refusals >= policy.maxRefusals) {
+			decision = { retry: false, note: `Refused by the API ${refusals} times (HTTP 429), the most the node retries one request.` };
+		}
 		if (!decision.retry) {
 			throw annotate(outcome.error, decision.note ?? (attempt > 1 ? `Sent ${attempt} times.` : undefined));
 		}

@@ -212,6 +212,8 @@ export interface RunOptions {
 	credentials: InboxCredentials;
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** the execution's cancel signal (n8n aborts it when the execution is cancelled) */
+	signal?: AbortSignal;
 	/** the node's saved typeVersion; default: the one the editor adds */
 	typeVersion?: number;
 }
@@ -241,6 +243,7 @@ export async function runRoutingNode(
 		inputData,
 		executeData,
 		[],
+		options.signal,
 	);
 	const routingNode = new RoutingNode(context, nodeType);
 	const output = await routingNode.runNode();

@@ -90,7 +90,7 @@ describe('the policy as shipped (pure functions, fake clock)', () => {
 	const fixedClock = { now: () => 1_000_000, random: () => 0.5 };
 
 	test('real defaults: 3 attempts, backoff 1 s doubling up to 8 s, Retry-After honoured up to 60 s, 30 s timeout', () => {
-		expect(real).toEqual({ maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 60_000 });
+		expect(real).toEqual({ maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 60_000, maxRefusals: 20 });
 		expect(Object.isFrozen(real)).toBe(true);
 		expect([1, 2, 3, 4, 5].map((n) => retry.backoffDelay(n, real, 0.5))).toEqual([1000, 2000, 4000, 8000, 8000]);
 		// ±25 % jitter, still capped
