@@ -134,7 +134,9 @@ describe('a list is only a list', () => {
 	])('%s: an error naming response.chats and what came', async (_label, body, came) => {
 		const error = await runNodeError(ctx.sandbox, chats(body));
 		expect(error.message).toBe('The API\'s answer has no response.chats (HTTP 200)');
-		expect(String(error.description)).toContain(`expected response.chats; the answer has ${came}.`);
+		expect(String(error.description)).toBe(
+			`GET /inbox/find-all-chats answered HTTP 200; expected response.chats; the answer has ${came}. The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.`,
+		);
 	});
 
 	test.each([
