@@ -3,7 +3,7 @@
 # (n8n's node_modules is ~2.9 GB), and reuses it when it is already there. Idempotent; safe to
 # run from several processes at once (one lock per install folder).
 #
-#   scripts/provision-n8n.sh [2|1|all]     default: 2
+#   scripts/provision-n8n.sh [2|1|all|node24]     default: 2 (node24: only Node 24, for scripts/mutation.sh)
 #   N8N_CACHE_DIR=...                      default: ~/.cache/n8n-nodes-conversation-inbox
 #
 # Prints one line per provisioned version on stdout:
@@ -137,5 +137,6 @@ case "$which" in
 	2) provision_n8n2 ;;
 	1) provision_n8n1 ;;
 	all) provision_n8n2; provision_n8n1 ;;
-	*) fail "usage: $0 [2|1|all]" ;;
+	node24) provision_node24 ;;
+	*) fail "usage: $0 [2|1|all|node24]" ;;
 esac

@@ -72,4 +72,15 @@ describe('pickers under other answer shapes', () => {
 		const error = await failure(picker);
 		expect(error.message).toBe(`The API rejected the request as invalid (HTTP 400): category: unknown value; ${SECOND_REASON}`);
 	});
+
+	test('getUsers with entries that are not objects (null, a text, a number, a list): only the users offered', async () => {
+		ctx.sandbox.addFault({
+			path: '/user/list',
+			kind: 'json',
+			body: { success: true, data: { users: [null, 'u0', 7, ['u9'], { id: 'u1', user: { name: 'Ann', email: 'ann@example.com' } }] } },
+		});
+		expect(await node.methods.loadOptions.getUsers.call(context(CHAT_FILTERS, 'filters.attendantIds'))).toEqual([
+			{ name: 'Ann', value: 'u1', description: 'ann@example.com' },
+		]);
+	});
 });

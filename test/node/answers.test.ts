@@ -115,13 +115,46 @@ describe('a list is only a list', () => {
 		expect(String(error.description)).toContain('the answer has an object there');
 	});
 
+	test('null where the list\'s envelope belongs: an error naming the path, not a crash', async () => {
+		const error = await runNodeError(ctx.sandbox, chats({ success: true, response: null }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The API\'s answer has no response.chats (HTTP 200)');
+		expect(String(error.description)).toContain('expected response.chats; the answer has success, response.');
+	});
+
+	// The error says what came instead of the list (reading.ts keysOf), two levels deep, at most 12 keys.
+	const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i + 1}`, i]));
+	test.each([
+		['a list instead of an object', [{ id: 'a' }, { id: 'b' }], 'a list of 2 entries instead of an object'],
+		['an empty object', {}, 'no keys ({})'],
+		['an empty envelope', { success: true, response: {} }, 'success, response'],
+		['null at the list', { success: true, response: { chats: null } }, 'success, response.chats'],
+		['12 keys', keys(12), 'k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12'],
+		['14 keys', keys(14), 'k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, … (2 more)'],
+	])('%s: an error naming response.chats and what came', async (_label, body, came) => {
+		const error = await runNodeError(ctx.sandbox, chats(body));
+		expect(error.message).toBe('The API\'s answer has no response.chats (HTTP 200)');
+		expect(String(error.description)).toBe(
+			`GET /inbox/find-all-chats answered HTTP 200; expected response.chats; the answer has ${came}. The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.`,
+		);
+	});
+
+	test.each([
+		[400, 'The API rejected the request as invalid (HTTP 400): no such category'],
+		[503, 'The API failed to process the request (HTTP 503): no such category'],
+	])('HTTP %i with a JSON body that does not say success: false: the API\'s error, not a result', async (status, message) => {
+		ctx.sandbox.addFault({ kind: 'json', path: '/inbox/find-all-chats', status, body: { message: 'no such category', response: { chats: [] } }, times: Infinity });
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'chat', operation: 'getAll', returnAll: true } });
+		expect(error.message).toBe(message);
+	});
+
 	test('errors[] entries that name their field: "field: text"', async () => {
 		const error = await runNodeError(ctx.sandbox, chats({ success: false, errors: [{ field: 'category', message: 'is not a category' }, { path: 'limit', message: 'limit: too big' }] }));
 		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): category: is not a category; limit: too big');
 	});
 });
 
-describe('cursor walks end on hasNext false, no cursor, or an empty page', () => {
+describe('cursor walks end on hasNext false, no cursor, or an empty page; a repeated page or cursor stops them with an error', () => {
 	const template = (id: string) => ({ id, name: id, language: 'en', status: 'APPROVED', category: 'UTILITY', components: [] });
 	const page = (ids: string[], paging: Record<string, unknown>) => ({ kind: 'json' as const, path: '/provider-template/list', body: { success: true, response: { templates: ids.map(template), paging } } });
 	const run = async () => jsonOf(await runNode(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } })).map((entry) => entry.id);
@@ -130,6 +163,7 @@ describe('cursor walks end on hasNext false, no cursor, or an empty page', () =>
 		['an empty page, although hasNext is true and a new cursor came', { after: 'c3', hasNext: true }],
 		['no cursor, although hasNext is true', { hasNext: true }],
 		['hasNext false, although a new cursor came', { after: 'c3', hasNext: false }],
+		['a cursor that is empty text, although hasNext is true', { after: '', hasNext: true }],
 	])('%s', async (label, lastPaging) => {
 		const lastPage = label.startsWith('an empty') ? [] : ['t2'];
 		ctx.sandbox.addFault(page(['t1'], { after: 'c1' }));
@@ -137,6 +171,27 @@ describe('cursor walks end on hasNext false, no cursor, or an empty page', () =>
 		ctx.sandbox.addFault(page(['never'], { after: 'c4' }));
 		expect(await run()).toEqual(['t1', ...lastPage]);
 		expect(requestsTo('/provider-template/list')).toHaveLength(2);
+	});
+
+	test('the same page again: the error names the cursor that was sent', async () => {
+		ctx.sandbox.addFault(page(['t1'], { after: 'c1', hasNext: true }));
+		ctx.sandbox.addFault(page(['t1'], { after: 'c2', hasNext: true }));
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } });
+		expect(error.message).toBe('The API sent the same page again (after=c1): it seems to ignore the query parameter "after"');
+		expect(requestsTo('/provider-template/list').map((request) => request.query.after)).toEqual([undefined, 'c1']);
+	});
+
+	test('a cursor of an earlier page, with new templates: an error, not a loop between two pages', async () => {
+		ctx.sandbox.addFault(page(['t1'], { after: 'c1', hasNext: true }));
+		ctx.sandbox.addFault(page(['t2'], { after: 'c2', hasNext: true }));
+		ctx.sandbox.addFault(page(['t3'], { after: 'c1', hasNext: true }));
+		ctx.sandbox.addFault(page(['never'], { hasNext: false }));
+		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'template', operation: 'getAll', integrationId: OFFICIAL, returnAll: true } });
+		expect(error.message).toBe('The API sent a cursor it had already sent (after=c1): it seems to ignore the query parameter "after"');
+		expect(String(error.description)).toBe(
+			'The node sends paging.after back as "after". The API answered with a cursor of an earlier page, so paging on would repeat pages for ever. Set the name the API uses under Options → Cursor Parameter Name and run again. No output was produced for this item.',
+		);
+		expect(requestsTo('/provider-template/list').map((request) => request.query.after)).toEqual([undefined, 'c1', 'c2']);
 	});
 });
 

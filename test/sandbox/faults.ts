@@ -11,7 +11,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - non-json: HTTP 200 with an HTML page.
  * - success-false: HTTP 200 with `{success:false, message:'Erro ao enviar mensagem'}`.
  * - reset: destroy the connection without an answer.
- * - json: HTTP 200 with `body` as given (e.g. a page whose cursor points elsewhere).
+ * - json: HTTP `status` (default 200) with `body` as given (e.g. a page whose cursor points elsewhere).
  * `match` limits a fault to requests whose raw body or a query value contains that text; `query`
  * to requests whose query string has exactly these values (e.g. `{ offset: '300' }`: one page).
  * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is
@@ -99,7 +99,7 @@ export function parseFault(value: unknown, label = 'fault'): ActiveFault['fault'
 	const retryAfterAsDate = f.boolean('retryAfterAsDate');
 	const message = f.string('message', { min: 1, max: 1000 });
 	const body = rest.body;
-	if (kind === 'json' && !isPlainObject(body)) throw badRequest(`${label}.body must be an object for kind json`);
+	if (kind === 'json' && !isPlainObject(body) && !Array.isArray(body)) throw badRequest(`${label}.body must be an object or a list for kind json`);
 	const delayMs = f.integer('delayMs', { min: 0, max: 600_000 });
 	const skip = f.integer('skip', { min: 0, default: 0 });
 	const every = f.integer('every', { min: 1 });

@@ -437,8 +437,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 				return;
 			}
 			case 'json':
-				record.status = 200;
-				sendJson(res, 200, fault.body);
+				record.status = fault.status ?? 200;
+				sendJson(res, record.status, fault.body);
 				return;
 			case 'non-json':
 				record.status = 200;
