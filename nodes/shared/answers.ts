@@ -55,12 +55,34 @@ export function valueAt(source: unknown, path: string): unknown {
 }
 
 /**
- * The objects of the list at `path` (other entries are skipped). The reader of answers has
- * already refused an answer without the list, so an absent list here is one the API did not send.
+ * The API's answer shows that one of the node's assumptions about it is wrong (it ignored a paging
+ * parameter, a filter; an object where a list belongs): the item's error in the action node (with
+ * this description), the picker's in the editor.
  */
-export function objectsAt(body: unknown, path: string): IDataObject[] {
+export class AssumptionFailed extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = 'AssumptionFailed';
+	}
+}
+
+/** The list at `path`; anything else there is an error: an empty list is only a list. */
+export function listAt(body: unknown, path: string): unknown[] {
 	const list = valueAt(body, path);
-	return Array.isArray(list)
-		? list.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry))
-		: [];
+	if (Array.isArray(list)) return list;
+	const came = list === undefined || list === null ? 'nothing' : typeof list === 'object' ? 'an object' : `a ${typeof list}`;
+	throw new AssumptionFailed(
+		`The API's answer has no list at ${path}`,
+		`The API description shows a list under ${path}; the answer has ${came} there. No output was produced for this item.`,
+	);
+}
+
+/** The objects of the list at `path` (other entries are skipped); not a list is an error (listAt). */
+export function objectsAt(body: unknown, path: string): IDataObject[] {
+	return listAt(body, path).filter(
+		(entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry),
+	);
 }

@@ -73,6 +73,21 @@ describe('pickers under other answer shapes', () => {
 		expect(error.message).toBe(`The API rejected the request as invalid (HTTP 400): category: unknown value; ${SECOND_REASON}`);
 	});
 
+	// The list's key is there but holds no list: a loud error, as Get Many gives, not an empty picker.
+	const NOT_A_LIST: Record<string, object> = {
+		'/integration/list': { success: true, response: { integrations: { total: 3 } } },
+		'/inbox/find-all-chats': { success: true, response: { chats: { total: 3 } } },
+		'/user/list': { success: true, data: { users: { total: 3 } } },
+	};
+	test.each(PICKERS)('%s with an object where the list belongs: an error naming the list', async (_name, endpoint, picker) => {
+		ctx.sandbox.addFault({ path: endpoint, kind: 'json', body: NOT_A_LIST[endpoint], times: Infinity });
+		const error = await picker().then(
+			() => undefined,
+			(caught: unknown) => caught as Error,
+		);
+		expect(error?.message).toMatch(/^The API's answer has no list at (response|data)\.(integrations|chats|users)$/);
+	});
+
 	test('getUsers with entries that are not objects (null, a text, a number, a list): only the users offered', async () => {
 		ctx.sandbox.addFault({
 			path: '/user/list',

@@ -1,25 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers';
+import { AssumptionFailed, valueAt } from '../../shared/answers';
 
 /**
  * Output unwrapping: the API wraps payloads in `data` or `response` (api-spec.md, per endpoint);
  * users get the resource itself.
  */
 
-/**
- * The API's answer shows that one of the node's assumptions about it is wrong (it ignored a paging
- * parameter, a filter, a field): the operation makes it the item's error, with this description.
- */
-export class AssumptionFailed extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-		this.name = 'AssumptionFailed';
-	}
-}
+export { AssumptionFailed };
 
 /** JSON for an n8n item: objects as they are, anything else under `value`. */
 export function asItemJson(value: unknown): IDataObject {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../../shared/answers';
+import { listAt } from '../../../shared/answers';
 import { AssumptionFailed, asItemJson } from '../output';
 import type { ListSpec, PagingNames } from './index';
 
@@ -27,18 +27,8 @@ export const MAX_PAGES_PER_WALK = 1000;
  */
 export class PagingStopped extends AssumptionFailed {}
 
-/**
- * A page's elements. The reader of answers (shared/reading.ts) has refused a page without the
- * list; anything there other than a list is an error too: an empty list is only a list.
- */
-export function elementsOf(body: unknown, path: string): unknown[] {
-	const list = valueAt(body, path);
-	if (Array.isArray(list)) return list;
-	throw new AssumptionFailed(
-		`The API's answer has no list at ${path}`,
-		`The API description shows a list under ${path}; the answer has ${list === undefined || list === null ? 'nothing' : typeof list === 'object' ? 'an object' : `a ${typeof list}`} there. No output was produced for this item.`,
-	);
-}
+/** A page's elements (the reader of answers has refused a page without the list). */
+export const elementsOf = listAt;
 
 /** How the output is built, beside the elements' order. */
 export interface SinkOptions {
