@@ -244,7 +244,7 @@ function summarize(samples: Sample[]): Measured {
 	};
 }
 
-const NODE = 'List';
+export const NODE = 'List';
 
 /** Webhook (answers its first item when the list node finished) → the list node. */
 export function listWorkflow(name: string, parameters: Record<string, unknown>, nodeType: string, typeVersion: number, credential: CredentialRecord, credentialType: string): WorkflowDefinition {

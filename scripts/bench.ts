@@ -6,7 +6,8 @@
  *
  *   npm run bench            (= ts-node --transpile-only scripts/bench.ts)
  *   options: --runs 5 --latency 20 --burst 500 --burst-runs 3 --burst-concurrency 20
- *            --only tag,chats,messages,templates,trigger,scale   (a subset of the cases; default all but scale)
+ *            --only tag,chats,messages,templates,trigger,bulk,scale   (a subset of the cases; default all but scale)
+ *            --bulk-items 1000 --bulk-rate 50 --bulk-runs 3 --baseline-ref main   (the bulk case, scripts/bench-bulk.ts)
  *            --scale-runs 3                       (measured runs per scale point, scripts/bench-scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
@@ -62,6 +63,7 @@ import {
 	type Measured,
 	type Sample,
 } from './bench-lists';
+import { baselineRuns, measureBulk, packBaseline, printBulk, type BulkResult, type BulkSettings } from './bench-bulk';
 import { measureScale } from './bench-scale';
 import { DEMO, startSandbox } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
@@ -81,7 +83,15 @@ const SCALE_RUNS = Math.max(1, Math.round(option('scale-runs', 3)));
 const BURST = Math.max(1, Math.round(option('burst', 500)));
 const BURST_RUNS = Math.max(1, Math.round(option('burst-runs', 3)));
 const BURST_CONCURRENCY = Math.max(1, Math.round(option('burst-concurrency', 20)));
-const ONLY = new Set((textOption('only') ?? 'tag,chats,messages,templates,trigger').split(','));
+const ONLY = new Set((textOption('only') ?? 'tag,chats,messages,templates,trigger,bulk').split(','));
+/** Issue 24: the bulk case at the API's limit. */
+const BULK: BulkSettings = {
+	items: Math.max(1, Math.round(option('bulk-items', 1000))),
+	rate: Math.max(1, Math.round(option('bulk-rate', 50))),
+	latencyMs: LATENCY_MS,
+	runs: Math.max(1, Math.round(option('bulk-runs', 3))),
+};
+const BASELINE_REF = textOption('baseline-ref') ?? 'main';
 const CPU_PROFILE_DIR = textOption('cpu-prof');
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
@@ -314,7 +324,7 @@ async function triggerBursts(ctx: E2EContext, webhookBase: string, label: string
  * one after the other, never both running at once.
  */
 async function mainQueue(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log('building and packing the package');
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
@@ -501,7 +511,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 	const { stack, sandbox } = ctx;
 	const lists: ListResult[] = [];
 	for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
-		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 1, stack.credential, CREDENTIAL_TYPE));
+		const oursWf = await importAndActivate(ctx, listWorkflow(`bench ours ${item.key}`, item.ours, ACTION_NODE_TYPE, 2, stack.credential, CREDENTIAL_TYPE));
 		const httpWf = await importAndActivate(
 			ctx,
 			listWorkflow(`bench http ${item.key}`, item.httpRequest(sandbox.baseUrl), 'n8n-nodes-base.httpRequest', HTTP_REQUEST_VERSION, headerAuth, 'httpHeaderAuth'),
@@ -526,7 +536,7 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 }
 
 async function main(): Promise<void> {
-	const install = provisionN8n('2');
+	const install = await provisionN8n('2');
 	log(`building and packing the package`);
 	buildPackage();
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
@@ -545,7 +555,8 @@ async function main(): Promise<void> {
 		sandbox = await startSandbox({ quiet: true, latencyMs: LATENCY_MS });
 		let lists: ListResult[] = [];
 		let burstRuns: Record<BurstTarget, BurstResult[]> | undefined;
-		if (LIST_CASES.some((c) => ONLY.has(c.key)) || ONLY.has('trigger')) {
+		let bulk: BulkResult | undefined;
+		if (LIST_CASES.some((c) => ONLY.has(c.key)) || ONLY.has('trigger') || ONLY.has('bulk')) {
 			log(`sandbox: ${JSON.stringify(SIZES)}, latency ${LATENCY_MS} ms`);
 			seedLists(sandbox, SIZES);
 			log(`starting n8n ${install.version}`);
@@ -567,8 +578,21 @@ async function main(): Promise<void> {
 			});
 			lists = await measureLists(ctx, headerAuth, pageConcurrency);
 			burstRuns = ONLY.has('trigger') ? await measureTrigger(ctx) : undefined;
+			if (ONLY.has('bulk')) {
+				const { limited, ours } = await measureBulk(ctx, headerAuth, BULK);
+				bulk = { limited, unlimited: { ours } };
+			}
 			await stack.stop();
 			stack = undefined;
+			// The node as released before the pace, in its own n8n: every item at once.
+			const baseline = bulk && BASELINE_REF !== 'none' ? packBaseline(BASELINE_REF, packDir) : undefined;
+			if (bulk && baseline) {
+				log(`starting n8n with the package of ${BASELINE_REF} (the bulk case's baseline)`);
+				stack = await startN8nStack({ install, packed: baseline, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-baseline-', logLevel: 'info', env: N8N_ENV });
+				bulk.unlimited.baseline = await baselineRuns({ major: '2', install, sandbox, stack, client: stack.client }, BULK);
+				await stack.stop();
+				stack = undefined;
+			}
 		}
 
 		const cpu = cpus();
@@ -582,6 +606,7 @@ async function main(): Promise<void> {
 			printLists(lists);
 		}
 		const triggerRatio = burstRuns ? printBursts(burstRuns) : undefined;
+		if (bulk) printBulk(bulk, BULK);
 
 		if (ONLY.has('scale')) await measureScale({ install, packed, sandbox, runs: SCALE_RUNS, env: N8N_ENV });
 

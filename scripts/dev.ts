@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../test/sandbox';
-import { DEMO, startSandbox } from '../test/sandbox';
+import { DEMO, SAAS_RATE_LIMIT, startSandbox } from '../test/sandbox';
 import type { N8nClient, WorkflowRecord } from '../test/e2e/harness/n8n-client';
 import { freePort, portInUse } from '../test/e2e/harness/n8n-process';
 import { buildPackage, packPackage } from '../test/e2e/harness/package';
@@ -226,13 +226,14 @@ async function main(): Promise<void> {
 			say(`using the API at ${api.baseUrl} (no sandbox)`);
 		} else {
 			if (await portInUse(options.sandboxPort)) throw new Error(`port ${options.sandboxPort} is taken (another sandbox?); pass --sandbox-port N`);
-			sandbox = await startSandbox({ port: options.sandboxPort, quiet: true });
+			// As a SaaS API: its rate is limited (429 with Retry-After beyond it), so the demo meets what users meet.
+			sandbox = await startSandbox({ port: options.sandboxPort, quiet: true, rateLimit: SAAS_RATE_LIMIT });
 			api = { baseUrl: sandbox.baseUrl, apiToken: sandbox.token };
-			say(`sandbox API with demo data on ${sandbox.baseUrl} (token ${sandbox.token})`);
+			say(`sandbox API with demo data on ${sandbox.baseUrl} (token ${sandbox.token}; at most ${SAAS_RATE_LIMIT.perSecond} requests per second, bursts of ${SAAS_RATE_LIMIT.burst})`);
 		}
 
 		say(`provisioning n8n ${N8N_VERSIONS[options.major]} (cached after the first run, which takes several minutes)`);
-		const install = provisionN8n(options.major);
+		const install = await provisionN8n(options.major);
 		let port = options.port;
 		if (await portInUse(port)) {
 			port = await freePort();

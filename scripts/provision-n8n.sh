@@ -8,6 +8,8 @@
 #
 # Prints one line per provisioned version on stdout:
 #   n8n <version>: node=<node binary> bin=<n8n bin script>
+# and its steps on stderr, one tagged line each ("[provision-n8n] installing n8n-2.41.1 with npm (…)");
+# test/e2e/harness/progress.ts keeps a progress line going from them (what, time elapsed).
 #
 # n8n 2.41.1 runs on Node 24: the npm package node@24 ships the binary and its headers, and
 # native modules (sqlite3) are built against those headers. n8n 1.123.x runs on the machine's
@@ -53,7 +55,7 @@ install_dir() {
 		rm -rf "$dir/node_modules" "$dir/package-lock.json"
 	fi
 	printf '%s\n' "$manifest" > "$dir/package.json"
-	say "installing into $dir (several minutes the first time; log: $dir/install.log)"
+	say "installing $(basename "$dir") with npm (several minutes the first time; log: $dir/install.log)"
 	local started=$SECONDS
 	if ! (cd "$dir" && env "$@" npm install --no-audit --no-fund --loglevel=error > install.log 2>&1); then
 		tail -n 40 "$dir/install.log" >&2

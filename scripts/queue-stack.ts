@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../test/sandbox';
-import { DEMO, startSandbox } from '../test/sandbox';
+import { DEMO, SAAS_RATE_LIMIT, startSandbox } from '../test/sandbox';
 import { freePort, portInUse } from '../test/e2e/harness/n8n-process';
 import { buildPackage, packPackage } from '../test/e2e/harness/package';
 import { provisionN8n } from '../test/e2e/harness/provision';
@@ -72,8 +72,8 @@ export async function runQueueStack(options: QueueRunOptions): Promise<void> {
 		say('building and packing the package');
 		buildPackage();
 		const packed = packPackage(packDir);
-		const install = provisionN8n('2');
-		sandbox = await startSandbox({ port: (await portInUse(4010)) ? 0 : 4010, quiet: true });
+		const install = await provisionN8n('2');
+		sandbox = await startSandbox({ port: (await portInUse(4010)) ? 0 : 4010, quiet: true, rateLimit: SAAS_RATE_LIMIT });
 		const port = (await portInUse(options.port)) ? await freePort() : options.port;
 		say(`starting n8n ${install.version} in queue mode (${options.workers} workers)`);
 		stack = await startQueueStack({

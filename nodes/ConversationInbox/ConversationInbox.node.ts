@@ -7,6 +7,7 @@ import { getIntegrations, searchIntegrations } from '../shared/integrationLocato
 import { operationSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
+import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './helpers/operation';
 import { automationProperties } from './resources/automation';
 import { botIntegrationProperties } from './resources/botIntegration';
 import { chatProperties } from './resources/chat';
@@ -75,7 +76,10 @@ export class ConversationInbox implements INodeType {
 		name: 'conversationInbox',
 		icon: { light: 'file:conversationInbox.svg', dark: 'file:conversationInbox.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1: as released in 0.1.0 (a saved workflow keeps sending what it sent); 2: partial Automation
+		// → Update, typed custom-field values, clearing only when chosen (CHANGELOG).
+		version: NODE_VERSIONS,
+		defaultVersion: DEFAULT_NODE_VERSION,
 		// "Get many message templates" rather than "getAll: template" (see shared/subtitle.ts).
 		subtitle: operationSubtitle(operationProperties),
 		// What the operations do, and nothing they do not (no operation adds a tag to a contact). The

@@ -55,10 +55,19 @@ import { simplifyDelivery } from './simplify';
 const DELIVERY_METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
 const WEBHOOK_PATH = 'webhook';
 
+/**
+ * What the platform gets back for a delivery that starts the workflow. n8n answers an onReceived
+ * webhook with the description's `responseData` when it is not empty; left out, that is n8n's
+ * default, the literal text "firstEntryJson". Empty, n8n sends the `webhookResponse` webhook()
+ * returns instead.
+ */
+const ACKNOWLEDGEMENT = { success: true, executed: true };
+
 const webhooks: IWebhookDescription[] = DELIVERY_METHODS.map((httpMethod) => ({
 	name: 'default',
 	httpMethod,
 	responseMode: 'onReceived',
+	responseData: '',
 	path: WEBHOOK_PATH,
 	ndvHideUrl: httpMethod !== REGISTERED_METHOD,
 }));
@@ -395,6 +404,9 @@ export class ConversationInboxTrigger implements INodeType {
 					headers: publicHeaders(headers),
 					query,
 				};
-		return { workflowData: [[{ json: redactSecrets(item, accepted) }]] };
+		return {
+			workflowData: [[{ json: redactSecrets(item, accepted) }]],
+			webhookResponse: ACKNOWLEDGEMENT,
+		};
 	}
 }

@@ -8,6 +8,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import type { Check, Subject } from '../shared/checks';
 import { describeValue, HEADER_NAME, id, integer, invalid, keyValueList, list, oneOf } from '../shared/checks';
 import { TRANSFER_TYPE_OPTIONS, WEBHOOK_EVENTS } from '../shared/constants';
+import { INTEGRATION_BY_NAME } from '../shared/integrationLocator';
 import { RESERVED_HEADERS } from './registrations';
 
 export interface ExtraHeader {
@@ -40,6 +41,7 @@ const extraHeaders: Check = (raw, at) => {
 				at,
 				`${entry} must be an HTTP header name: letters, digits and - _ . ! # $ % & ' * + ^ \` | ~ only`,
 				describeValue(key),
+				'Write the name without spaces or colons, e.g. x-source.',
 			);
 		}
 		if (RESERVED_HEADERS.includes(lower)) {
@@ -65,7 +67,7 @@ const extraHeaders: Check = (raw, at) => {
 
 /** Each setting's label (its display name in the panel) and check. */
 export const SETTINGS = {
-	integrationId: { label: 'Integration', check: id({ required: true }) },
+	integrationId: { label: 'Integration', check: id({ required: true, byName: INTEGRATION_BY_NAME }) },
 	events: { label: 'Events', check: list({ required: true, values: WEBHOOK_EVENTS, send: 'array' }) },
 	transferType: { label: 'Transfer Type', check: oneOf(TRANSFER_TYPE_OPTIONS, { required: true }) },
 	delayMinutes: { label: 'Delay Minutes', check: integer({ min: 0 }) },

@@ -10,6 +10,7 @@ import { WIRE } from './wireNames';
 import { CHAT_CATEGORY_OPTIONS, ID_PATTERN } from './constants';
 import { firstText, locatorProperty, phoneMatcher, textMatcher } from './locatorModes';
 import { LIST_AT, objectsAt } from './answers';
+import { fetchIntegrations } from './integrationLocator';
 import { inboxApiRequest } from './transport';
 
 /** Name of the list-search method the chat locator's "From List" mode calls. */
@@ -22,6 +23,9 @@ const SEARCH_CHATS_METHOD = 'searchChats';
 const CHAT_PICKER_CATEGORIES = ['attendance', 'queue', 'pinned', 'groups', 'finalized'] as const;
 /** Chats asked for per request (the API allows 1-1000). */
 export const CHAT_PICKER_PAGE_SIZE = 100;
+
+/** Where a contact's name or number goes instead of a chat ID (checks.ts `id`'s `byName`). */
+export const CHAT_BY_NAME = "choose the chat From List and type the contact's name or number to find it";
 /** One call of the list search stops once it holds this many matching chats... */
 export const CHAT_PICKER_MIN_RESULTS = 50;
 /** ...or after this many requests, so that typing in the search box stays responsive. */
@@ -92,7 +96,44 @@ function chatFields(chat: IDataObject) {
 		name: firstText(chat.name, chat.contactName),
 		phoneNumber: firstText(chat.phoneNumber),
 		chatId: firstText(chat.chatId),
+		integrationId: firstText(chat.integrationId),
 	};
+}
+
+/** A chat found by the search: its label's parts (the category last) and its line. */
+interface FoundChat {
+	parts: string[];
+	value: string;
+	integrationId: string | undefined;
+}
+
+/**
+ * Chats that would read alike (the same contact on two lines; the category does not say which
+ * line) show their line before the category: the integration's name, from GET /integration/list,
+ * asked only then and once per call. Without that list the line's ID still tells them apart.
+ */
+async function withLines(this: ILoadOptionsFunctions, found: FoundChat[]): Promise<INodeListSearchItems[]> {
+	const labelOf = (chat: FoundChat): string => chat.parts.join(' · ');
+	const contactOf = (chat: FoundChat): string => chat.parts.slice(0, -1).join(' · ');
+	const seen = new Map<string, number>();
+	for (const chat of found) seen.set(contactOf(chat), (seen.get(contactOf(chat)) ?? 0) + 1);
+	const alike = (chat: FoundChat): boolean => (seen.get(contactOf(chat)) ?? 0) > 1 && !!chat.integrationId;
+	const lines = new Map<string, string>();
+	if (found.some(alike)) {
+		try {
+			for (const integration of await fetchIntegrations.call(this)) {
+				const name = firstText(integration.name);
+				if (name) lines.set(String(integration.id), name);
+			}
+		} catch {
+			// The list is a nicety here: the picker still answers, with the line's ID.
+		}
+	}
+	return found.map((chat) => {
+		if (!alike(chat)) return { name: labelOf(chat), value: chat.value };
+		const line = lines.get(chat.integrationId as string) ?? (chat.integrationId as string);
+		return { name: [...chat.parts.slice(0, -1), line, ...chat.parts.slice(-1)].join(' · '), value: chat.value };
+	});
 }
 
 /**
@@ -113,14 +154,14 @@ export async function searchChats(
 	const W = WIRE.chatList;
 	const matchesText = textMatcher(filter);
 	const matchesPhone = phoneMatcher(filter);
-	const results: INodeListSearchItems[] = [];
+	const found: FoundChat[] = [];
 	let position = parseToken(paginationToken);
 	let requests = 0;
 
 	while (
 		position.category < CHAT_PICKER_CATEGORIES.length &&
 		requests < CHAT_PICKER_MAX_REQUESTS &&
-		results.length < CHAT_PICKER_MIN_RESULTS
+		found.length < CHAT_PICKER_MIN_RESULTS
 	) {
 		const category = CHAT_PICKER_CATEGORIES[position.category];
 		const body = await inboxApiRequest.call(this, {
@@ -131,13 +172,13 @@ export async function searchChats(
 		requests++;
 		const chats = objectsAt(body, LIST_AT.chats);
 		for (const chat of chats) {
-			const { id, name, phoneNumber, chatId } = chatFields(chat);
+			const { id, name, phoneNumber, chatId, integrationId } = chatFields(chat);
 			if (!id) continue;
 			if (!matchesText(name, phoneNumber, chatId, id) && !matchesPhone(phoneNumber, chatId)) continue;
 			const label = [name ?? phoneNumber ?? chatId ?? id];
 			if (name && (phoneNumber ?? chatId)) label.push(String(phoneNumber ?? chatId));
 			label.push(CATEGORY_LABELS.get(category) ?? category);
-			results.push({ name: label.join(' · '), value: id });
+			found.push({ parts: label, value: id, integrationId });
 		}
 		position =
 			chats.length < CHAT_PICKER_PAGE_SIZE
@@ -145,5 +186,5 @@ export async function searchChats(
 				: { category: position.category, offset: position.offset + chats.length };
 	}
 
-	return { results, paginationToken: tokenOf(position) };
+	return { results: await withLines.call(this, found), paginationToken: tokenOf(position) };
 }

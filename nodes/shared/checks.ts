@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ID_PATTERN, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from './constants';
+import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from './constants';
 
 /**
  * The value checks of both nodes: the action node's fields (helpers/fields.ts) and the trigger's
@@ -10,7 +10,9 @@ import { ID_PATTERN, ID_RULE, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH } from './const
  * A check takes one value as n8n resolved it, tests it against a rule of the API spec and returns
  * the normalised value (a comma-separated list becomes an array, "42" becomes 42; `undefined` = an
  * empty optional value, not sent). A value that breaks the rule throws a NodeOperationError naming
- * the field as the panel shows it, the rule and what was received; nothing is sent then.
+ * the field as the panel shows it, the rule and what was received; nothing is sent then. Its
+ * description says what to do next, for the value received (a name in an ID field points at the
+ * names field, "7,5" at the decimal point, a too-long text at the limit).
  */
 
 /** The value being checked: the field's display name, and the item it belongs to. */
@@ -57,8 +59,8 @@ function nothingSent(at: Subject): string {
 
 /**
  * A validation failure in one sentence: the field's display name, the rule and what was received
- * (`Invalid Phone Number: must be 8-30 characters, got 5 characters`); the description says what
- * to do.
+ * (`Invalid Phone Number: must be 8-30 characters, got 5 characters`); the description (`fix`)
+ * says what to do. Every check gives its own fix; the default is the last resort.
  */
 export function invalid(
 	at: Subject,
@@ -73,10 +75,14 @@ export function invalid(
 	});
 }
 
-export function missing(at: Subject, reason = 'a value is required'): NodeOperationError {
+export function missing(
+	at: Subject,
+	reason = 'a value is required',
+	fix = `Fill in ${at.label} and run again.`,
+): NodeOperationError {
 	return new NodeOperationError(at.node, `Missing ${at.label}: ${reason}${at.itemText}`, {
 		itemIndex: at.itemIndex,
-		description: `Set ${at.label} and run again. ${nothingSent(at)}`,
+		description: `${fix} ${nothingSent(at)}`,
 	});
 }
 
@@ -85,7 +91,7 @@ export function noneOf(at: Omit<Subject, 'label'>, labels: string[]): NodeOperat
 	const listed = `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
 	return new NodeOperationError(at.node, `Missing ${listed}: give at least one of them${at.itemText}`, {
 		itemIndex: at.itemIndex,
-		description: `The API needs at least one of these fields. Set one and run again. ${nothingSent({ ...at, label: '' })}`,
+		description: `The API needs at least one of these fields: fill in ${listed} and run again. ${nothingSent({ ...at, label: '' })}`,
 	});
 }
 
@@ -100,11 +106,28 @@ function lengthRule(min?: number, max?: number): string {
 	return `must be at least ${min} characters`;
 }
 
+/** What to do with a text of `length` characters outside min-max: shorten it, or complete it. */
+function lengthFix(what: string, length: number, min?: number, max?: number): string {
+	if (max !== undefined && length > max) {
+		return `Shorten ${what} to ${count(max, 'character')} or fewer (it has ${length}) and run again.`;
+	}
+	return `Make ${what} at least ${count(min ?? 1, 'character')} long and run again.`;
+}
+
+/** For a text of the wrong form: the rule gives the form, with an example. */
+const formFix = (label: string): string => `Write ${label} in the form the rule shows and run again.`;
+
 /** Text coming from an expression may be a number; objects, lists and booleans are not text. */
 function asText(at: Subject, value: unknown): string {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	throw invalid(at, 'must be text', describeValue(value));
+	throw invalid(at, 'must be text', describeValue(value), mapTextFix(at.label, value));
+}
+
+/** An expression gave an object, a list or true/false where one text is expected. */
+function mapTextFix(label: string, value: unknown): string {
+	const what = Array.isArray(value) ? 'a list' : typeof value === 'boolean' ? 'true/false' : 'an object';
+	return `The expression in ${label} gives ${what}: map one text value instead, e.g. {{ $json.name }} rather than {{ $json }}.`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,18 +162,25 @@ export function text(options: TextOptions = {}): Check {
 			(options.min !== undefined && length < options.min) ||
 			(options.max !== undefined && length > options.max)
 		) {
-			throw invalid(at, lengthRule(options.min, options.max), count(length, 'character'), options.fix);
+			throw invalid(
+				at,
+				lengthRule(options.min, options.max),
+				count(length, 'character'),
+				options.fix ?? lengthFix(at.label, length, options.min, options.max),
+			);
 		}
 		if (options.pattern && !options.pattern.test(value)) {
 			throw invalid(
 				at,
 				options.patternRule ?? `must match ${options.pattern.source}`,
 				describeValue(value),
-				options.fix,
+				options.fix ?? formFix(at.label),
 			);
 		}
 		const broken = options.check?.(value);
-		if (broken) throw invalid(at, broken, describeValue(value), options.fix);
+		if (broken) {
+			throw invalid(at, broken, describeValue(value), options.fix ?? formFix(at.label));
+		}
 		return value;
 	};
 }
@@ -170,13 +200,39 @@ export function isLocatorValue(value: unknown): value is { mode: unknown; value:
 	);
 }
 
+/** A long run of letters and digits: an ID copied wrongly (cut, upper case), not a name. */
+const ID_LIKE = /^[a-z0-9]{20,}$/i;
+
+/**
+ * What to do with a value that is not an `<id>`. A value that reads like a name ("VIP", "Sales
+ * Bot") goes where names go (`byName`: "put names under Tag Names", "switch Tag to By Name"); one
+ * that reads like a damaged ID is copied again.
+ */
+function idFix(value: string, byName?: string): string {
+	if (!ID_LIKE.test(value)) {
+		const where = byName ? `; ${byName}` : '; give the ID instead';
+		return `${describeValue(value)} looks like a name, not an ID${where}. IDs look like ${ID_PLACEHOLDER}.`;
+	}
+	return `Copy the ID again exactly as the platform shows it: "c" and 24 lowercase letters or digits, 25 characters in all (this one has ${charLength(value)}), e.g. ${ID_PLACEHOLDER}.`;
+}
+
+export interface IdOptions {
+	required?: boolean;
+	/** where names go instead, when the panel has a place for them: 'put names under Tag Names' */
+	byName?: string;
+}
+
 /**
  * `<id>` of the spec: "c" and 24 lowercase letters or digits. Accepts the id as a plain string or
  * as a picker's `{ mode, value }`, and gives the bare id.
  */
-export function id(options: { required?: boolean } = {}): Check {
-	const check = text({ ...options, trim: true, pattern: ID_PATTERN, patternRule: ID_RULE });
-	return (raw, at) => check(isLocatorValue(raw) ? raw.value : raw, at);
+export function id(options: IdOptions = {}): Check {
+	const asTrimmedText = text({ required: options.required, trim: true });
+	return (raw, at) => {
+		const value = asTrimmedText(isLocatorValue(raw) ? raw.value : raw, at) as string | undefined;
+		if (value === undefined || ID_PATTERN.test(value)) return value;
+		throw invalid(at, ID_RULE, describeValue(value), idFix(value, options.byName));
+	};
 }
 
 const LID_FORM = /^[^@\s]+@lid$/i;
@@ -193,7 +249,7 @@ export function phone(options: { required?: boolean; format: 'any' | 'number' | 
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
-		fix: `Give the number with country and area code, digits only, e.g. 5511987650001${options.format === 'numberOrLid' ? ", or the contact's LID (ending in @lid)" : ''}.`,
+		fix: `Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001${options.format === 'numberOrLid' ? ", or the contact's LID (ending in @lid)" : ''}.`,
 		check: (value) => {
 			if (options.format === 'any' || !value.includes('@')) return undefined;
 			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
@@ -202,6 +258,18 @@ export function phone(options: { required?: boolean; format: 'any' | 'number' | 
 				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';
 		},
 	});
+}
+
+/**
+ * What to do with a text that should be a number: a decimal comma ("7,5") is written with a point
+ * ("7.5"); anything else is given as digits.
+ */
+export function numberFix(raw: string): string {
+	const typed = raw.trim();
+	if (/^-?\d+,\d+$/.test(typed)) {
+		return `Write the decimal with a point: "${typed.replace(',', '.')}", not "${typed}" (the API reads JSON numbers).`;
+	}
+	return 'Give digits with an optional decimal point, e.g. 42 or 3.5, or choose Value Type Text to send it as text.';
 }
 
 export interface IntegerOptions {
@@ -228,13 +296,18 @@ export function integer(options: IntegerOptions = {}): Check {
 		else if (typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw)) value = Number(raw);
 		// Safe integers only: a larger number would not survive the trip through JSON unchanged.
 		if (value === undefined || !Number.isSafeInteger(value)) {
-			throw invalid(at, `must be ${range}`, describeValue(raw));
+			throw invalid(
+				at,
+				`must be ${range}`,
+				describeValue(raw),
+				`Give ${at.label} as digits only, without decimals, units or separators (e.g. ${Math.max(options.min ?? 0, Math.min(10, options.max ?? 10))}).`,
+			);
 		}
 		if (
 			(options.min !== undefined && value < options.min) ||
 			(options.max !== undefined && value > options.max)
 		) {
-			throw invalid(at, `must be ${range}`, String(value));
+			throw invalid(at, `must be ${range}`, String(value), `Use ${range} and run again.`);
 		}
 		return value;
 	};
@@ -249,7 +322,12 @@ export function boolean(options: { required?: boolean } = {}): Check {
 		}
 		if (typeof raw === 'boolean') return raw;
 		if (raw === 'true' || raw === 'false') return raw === 'true';
-		throw invalid(at, 'must be true or false', describeValue(raw));
+		throw invalid(
+			at,
+			'must be true or false',
+			describeValue(raw),
+			`Switch ${at.label} on or off, or map an expression that gives true or false (the texts "true" and "false" work too).`,
+		);
 	};
 }
 
@@ -265,17 +343,26 @@ export function oneOf(
 			return undefined;
 		}
 		if (typeof raw !== 'string' || !values.includes(raw)) {
-			throw invalid(at, `must be one of ${values.join(', ')}`, describeValue(raw));
+			throw invalid(at, `must be one of ${values.join(', ')}`, describeValue(raw), oneOfFix(at.label, values, raw));
 		}
 		return raw;
 	};
 }
 
+/** Choose from the list; a value that only differs in case is named. */
+function oneOfFix(label: string, values: readonly string[], raw: unknown): string {
+	const sameLetters =
+		typeof raw === 'string' ? values.find((value) => value.toLowerCase() === raw.trim().toLowerCase()) : undefined;
+	if (sameLetters) return `Write it exactly as ${sameLetters} (the values are case-sensitive) and run again.`;
+	return `Choose ${label} from the list, or make the expression give one of these values exactly, and run again.`;
+}
+
 /** An absolute http(s) URL; `pattern` adds a form the URL must have. */
-export function url(options: { required?: boolean; pattern?: RegExp; patternRule?: string } = {}): Check {
+export function url(options: { required?: boolean; pattern?: RegExp; patternRule?: string; fix?: string } = {}): Check {
 	return text({
 		required: options.required,
 		trim: true,
+		fix: options.fix ?? 'Give the full address, starting with https:// or http://, e.g. https://example.com/hook.',
 		check: (value) => {
 			let parsed: URL;
 			try {
@@ -298,6 +385,8 @@ export interface ListOptions {
 	required?: boolean;
 	/** each entry must be an `<id>` */
 	ids?: boolean;
+	/** with `ids`: where names go instead (see `id`) */
+	byName?: string;
 	/** each entry must be one of these */
 	values?: readonly string[];
 	/** at most this many entries */
@@ -333,6 +422,7 @@ export function list(options: ListOptions): Check {
 					at,
 					'must be a list of text values (several values or one comma-separated text)',
 					`${describeValue(value)} at entry ${position}`,
+					`Give ${at.label} as texts: add one value per entry, type one comma-separated text, or map an expression that gives a list of texts (e.g. {{ $json.ids }}, not a list of objects).`,
 				);
 			}
 			if (options.entriesAreExact) {
@@ -355,18 +445,28 @@ export function list(options: ListOptions): Check {
 		}
 		add(value, 1, false);
 		if (entries.length === 0) {
-			if (options.required) throw missing(at, 'at least one value is required');
+			if (options.required) throw missing(at, 'at least one value is required', `Add at least one value to ${at.label} and run again.`);
 			return undefined;
 		}
 		if (options.max !== undefined && entries.length > options.max) {
-			throw invalid(at, `must have at most ${options.max} entries`, count(entries.length, 'entry', 'entries'));
+			throw invalid(
+				at,
+				`must have at most ${options.max} entries`,
+				count(entries.length, 'entry', 'entries'),
+				`Remove entries down to ${options.max}, or split them over several items (each item is one request).`,
+			);
 		}
 		entries.forEach((entry, index) => {
 			if (options.ids && !ID_PATTERN.test(entry)) {
-				throw invalid(at, `entry ${index + 1} ${ID_RULE}`, describeValue(entry));
+				throw invalid(at, `entry ${index + 1} ${ID_RULE}`, describeValue(entry), idFix(entry, options.byName));
 			}
 			if (options.values && !options.values.includes(entry)) {
-				throw invalid(at, `entry ${index + 1} must be one of ${options.values.join(', ')}`, describeValue(entry));
+				throw invalid(
+					at,
+					`entry ${index + 1} must be one of ${options.values.join(', ')}`,
+					describeValue(entry),
+					oneOfFix(at.label, options.values, entry),
+				);
 			}
 			const length = charLength(entry);
 			if (
@@ -377,6 +477,7 @@ export function list(options: ListOptions): Check {
 					at,
 					`entry ${index + 1} ${lengthRule(options.itemMin, options.itemMax)}`,
 					count(length, 'character'),
+					lengthFix(`entry ${index + 1}`, length, options.itemMin, options.itemMax),
 				);
 			}
 		});
@@ -394,6 +495,7 @@ export function parseJsonValue(at: Subject, raw: unknown): unknown {
 			at,
 			`must be valid JSON (text in double quotes, a number, true/false, a list or an object) - ${(error as Error).message}`,
 			describeValue(raw),
+			`Correct the JSON in ${at.label}: names and texts in double quotes, e.g. {"plan": "gold"}; a plain text value is "gold" with its quotes.`,
 		);
 	}
 }
@@ -412,16 +514,33 @@ export function keyValueList(option: string): Check {
 		if (raw && typeof raw === 'object' && !Array.isArray(raw)) raw = (raw as IDataObject)[option];
 		if (typeof raw === 'string') raw = parseJsonValue(at, raw);
 		if (isAbsent(raw)) return undefined;
-		if (!Array.isArray(raw)) throw invalid(at, 'must be a list of {key, value} pairs', describeValue(raw));
+		if (!Array.isArray(raw)) {
+			throw invalid(
+				at,
+				'must be a list of {key, value} pairs',
+				describeValue(raw),
+				`Add the entries one by one with the button under ${at.label}, or give a JSON list like [{"key": "x-source", "value": "n8n"}].`,
+			);
+		}
 		return raw.map((entry, index) => {
 			const pair = (entry ?? {}) as IDataObject;
 			const key = typeof pair.key === 'string' ? pair.key.trim() : pair.key;
 			const pairValue = pair.value ?? '';
 			if (typeof key !== 'string' || key === '') {
-				throw invalid(at, `entry ${index + 1} needs a header name (Key)`, describeValue(key));
+				throw invalid(
+					at,
+					`entry ${index + 1} needs a header name (Key)`,
+					describeValue(key),
+					`Fill in the Key of entry ${index + 1}, or remove the entry.`,
+				);
 			}
 			if (typeof pairValue !== 'string' && typeof pairValue !== 'number' && typeof pairValue !== 'boolean') {
-				throw invalid(at, `entry ${index + 1} needs a text value`, describeValue(pairValue));
+				throw invalid(
+					at,
+					`entry ${index + 1} needs a text value`,
+					describeValue(pairValue),
+					`Make the Value of entry ${index + 1} one text (an expression giving an object or a list needs .field or JSON.stringify()).`,
+				);
 			}
 			return { key, value: String(pairValue) };
 		});

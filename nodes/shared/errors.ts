@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY, describeNetworkError } from './retry';
+import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError, NOTHING_SENT_MESSAGE } from './retry';
 
 /** What we know about a failed API call; never holds request headers (the token lives there). */
 export interface ApiFailure {
@@ -74,7 +74,7 @@ const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	},
 	429: {
 		headline: 'The API is receiving too many requests',
-		hint: `The node already waited and retried as the API asked (${DEFAULT_RETRY_POLICY.maxAttempts} attempts at most, waits of up to ${DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000} s). Lower the number of items per run, space the requests (the action node's Settings → Request Options → Batching), or add a Wait node between batches.`,
+		hint: `The node already paced its requests to the API's rate and retried as the API asked (${DEFAULT_RETRY_POLICY.maxAttempts} attempts while the API accepts nothing, ${DEFAULT_RETRY_POLICY.maxRefusals} refusals of one request at most, waits of up to ${DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000} s). When other n8n instances or tools use the same API token, space this node's requests (Settings → Request Options → Batching) or run it when they are idle.`,
 	},
 };
 
@@ -243,8 +243,61 @@ export interface NetworkErrorOptions {
 }
 
 /**
- * A call that got no HTTP answer (refused, reset, timed out). Built from the error's code only:
- * the original error holds the request, and the request holds the token.
+ * The host (and port) the failed call was for: from the HTTP client's address, else from Node's
+ * error (hostname, or address and port, or its message where n8n 1.x keeps only that). Only the
+ * host: never the path, the query or userinfo.
+ */
+function hostOf(cause: unknown): string | undefined {
+	const chain = causesOf(cause);
+	for (const candidate of chain) {
+		const config = (candidate as { config?: { baseURL?: unknown; url?: unknown } }).config;
+		for (const address of [config?.baseURL, config?.url]) {
+			if (typeof address !== 'string') continue;
+			try {
+				const { host } = new URL(address);
+				if (host) return host;
+			} catch {
+				// a relative url: try the next
+			}
+		}
+	}
+	for (const candidate of chain) {
+		const { hostname, host, address, port } = candidate as Record<string, unknown>;
+		for (const name of [hostname, host]) if (typeof name === 'string' && name !== '') return name;
+		if (typeof address === 'string' && address !== '') {
+			const shown = address.includes(':') ? `[${address}]` : address;
+			return typeof port === 'number' || typeof port === 'string' ? `${shown}:${port}` : shown;
+		}
+		const { messages } = candidate as { messages?: unknown };
+		for (const line of Array.isArray(messages) ? messages : []) {
+			const match = typeof line === 'string' ? NOTHING_SENT_MESSAGE.exec(line) : null;
+			if (match) return match[1];
+		}
+	}
+	return undefined;
+}
+
+/** What to check when nothing reached the API, by the code of the failure. */
+function unreachableHint(code: string, host: string): string {
+	if (code === 'ECONNREFUSED') {
+		return `Nothing accepted the connection at ${host}. Check the host and port of the Base URL in the credential, and that the API is running and reachable from n8n.`;
+	}
+	if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_FAIL') {
+		return `The name ${host} does not resolve (DNS). Check its spelling in the Base URL of the credential.`;
+	}
+	if (code === 'EAI_AGAIN') return `The name ${host} could not be resolved at the moment (a temporary DNS failure). Try again later.`;
+	if (/CERT|TLS|SSL/.test(code)) {
+		return `The secure connection to ${host} failed: its certificate was not accepted. Check that the Base URL is the API's https address; a certificate n8n does not trust can be accepted with the node's Settings → Request Options → Ignore SSL Issues (Insecure).`;
+	}
+	return `Check the Base URL in the credential and that ${host} is reachable from n8n.`;
+}
+
+/**
+ * A call that got no HTTP answer (refused, reset, timed out). Built from the error's code and the
+ * host only: the original error holds the request, and the request holds the token. A connection
+ * that failed before the request was written says that nothing was sent (it did nothing on the
+ * platform); a reset or timeout afterwards says nothing of the kind (the retry policy adds that
+ * the API may have carried it out).
  */
 export function networkError(
 	node: INode,
@@ -255,6 +308,25 @@ export function networkError(
 	options: NetworkErrorOptions = {},
 ): NodeApiError {
 	const problem = describeNetworkError(cause);
+	if (problem.nothingSent) {
+		const code = problem.code ?? 'no connection';
+		const host = hostOf(cause) ?? 'the Base URL';
+		const message = `Could not reach the API at ${host} (${code}): nothing was sent`;
+		const error = new NodeApiError(
+			node,
+			{ success: false, message: code, request: `${method} ${path}` },
+			{
+				message,
+				description: `${method} ${path} never reached the API, so nothing was done on the platform. ${unreachableHint(code, host)}`,
+				httpCode: null as unknown as string,
+				itemIndex,
+			},
+		);
+		// NodeApiError swaps a message that names a common code for its generic wording
+		// ("The service refused the connection …"); ours names the host and what was sent.
+		error.message = message;
+		return error;
+	}
 	if (problem.timedOut) {
 		const limit = options.timeoutMs === undefined ? '' : ` within ${options.timeoutMs} ms`;
 		const setting = options.timeoutSetting

@@ -19,6 +19,11 @@ const SEARCH_INTEGRATIONS_METHOD = 'searchIntegrations';
 /** Name of the load-options method of multi-select integration fields (chat and trigger filters). */
 export const GET_INTEGRATIONS_METHOD = 'getIntegrations';
 
+/** Where an integration's name goes instead of its ID (checks.ts `id`'s `byName`). */
+export const INTEGRATION_BY_NAME = 'choose the integration From List to find it by its name';
+/** The same for a list of integrations chosen by name (multiOptions). */
+export const INTEGRATIONS_BY_NAME = 'choose the integrations by name from the list';
+
 /**
  * A resource-locator property for a channel integration id: "From List" (GET /integration/list,
  * filtered by the typed text) or "By ID" (validated against `^c[a-z0-9]{24}$`).
@@ -51,7 +56,7 @@ interface IntegrationRecord extends IDataObject {
 }
 
 /** Every integration of the company that has an id (GET /integration/list: the whole list). */
-async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
+export async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
 	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
 	return (objectsAt(body, LIST_AT.integrations) as IntegrationRecord[]).filter(
 		(integration) => typeof integration.id === 'string' && integration.id !== '',

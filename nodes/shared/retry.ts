@@ -9,13 +9,22 @@ import { sleep } from 'n8n-workflow';
  *   HTTP date) when it has one, else the backoff below. A `Retry-After` longer than
  *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
  *   asked to wait.
- * - 5xx answers, timeouts and connection failures (reset, refused, unreachable, DNS retry): retried
- *   for GET only. A POST that failed this way may have been carried out (a tag created, a webhook
- *   registered) before the failure, so it is NEVER sent twice; its error says so.
+ * - A connection that never carried the request (refused, host or network unreachable, a
+ *   temporary DNS failure, a connect timeout), for EVERY method: nothing reached the API, so
+ *   sending it again cannot do anything twice. Retried like a failed read.
+ * - 5xx answers, timeouts and resets once the request may have been written: retried for GET only.
+ *   A POST that failed this way may have been carried out (a tag created, a webhook registered)
+ *   before the failure, so it is NEVER sent twice; its error says so.
  * - Everything else fails at once: 4xx other than 429, `success: false`, an answer that is not
- *   JSON, an unknown host, certificate errors, a cancelled execution.
+ *   JSON, an unknown host, certificate errors (nothing was sent, and another try would fail the
+ *   same way), a cancelled execution.
  * - At most `maxAttempts` (3) sends per request, the first included. Backoff before retry n:
  *   `baseDelayMs` × 2^(n-1) (1 s, 2 s, …) ±25 % jitter, never more than `maxDelayMs` (8 s).
+ * - A 429 while the API accepted other requests of this process (since this one was first sent) is
+ *   the API's pace (pace.ts), not a failure of the request: it does not count against
+ *   `maxAttempts`, and the request waits its turn again (Retry-After, or at once: the limiter spaces
+ *   it), so a bulk run at the API's limit finishes. At most `maxRefusals` (20) 429s per request in
+ *   all; an API that refuses everything still ends after `maxAttempts`.
  * - Waits use n8n-workflow's `sleep` and end early when the execution is cancelled.
  *
  * Each page of a list is retried on its own with the same query (offset or cursor), so a retried
@@ -39,6 +48,8 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** longest Retry-After the node waits for; a longer one fails the call at once */
 	maxRetryAfterMs: number;
+	/** 429 answers per request, in all (those at the API's pace included) */
+	maxRefusals: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
@@ -46,6 +57,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 	baseDelayMs: 1000,
 	maxDelayMs: 8000,
 	maxRetryAfterMs: 60_000,
+	maxRefusals: 20,
 });
 
 /** "Do not send before" time (epoch ms), shared by every request given the same gate. */
@@ -59,10 +71,13 @@ export function newRetryGate(): RetryGate {
 
 /** Why a send failed, as far as retrying is concerned. */
 export type Failure =
-	/** 429: not processed */
-	| { kind: 'rateLimited'; retryAfter?: unknown }
-	/** 5xx, or no answer (timeout, reset, refused …): the request may have been processed */
-	| { kind: 'transient'; reason: string }
+	/** 429: not processed; `paced`: the API accepted other requests meanwhile */
+	| { kind: 'rateLimited'; retryAfter?: unknown; paced?: boolean }
+	/**
+	 * 5xx, or no answer (timeout, reset, refused …): the request may have been processed, unless
+	 * `nothingSent` (the connection failed before the request was written)
+	 */
+	| { kind: 'transient'; reason: string; nothingSent?: boolean }
 	/** anything else: retrying would give the same answer */
 	| { kind: 'final' };
 
@@ -90,6 +105,8 @@ export interface RetryOptions {
 	gate?: RetryGate;
 	/** the execution's cancel signal: waits end, nothing more is sent */
 	signal?: AbortSignal;
+	/** the API's limiter (pace.ts): how many answers it accepted, to tell its pace from a refusal */
+	pace?: { readonly accepted: number };
 	clock?: Clock;
 }
 
@@ -114,6 +131,38 @@ const TRANSIENT_CODES = new Set([
 	'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/**
+ * Codes that only a connection failing before the request was written gives: name resolution,
+ * connect and the TLS handshake. Others (EHOSTUNREACH, ETIMEDOUT …) count when Node's error names
+ * the step, by its `syscall` (connect, getaddrinfo) or its message ("connect EHOSTUNREACH …").
+ */
+const NOTHING_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_FAIL',
+	'EAI_NONAME',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'CERT_UNTRUSTED',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+	'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+const NOTHING_SENT_SYSCALLS = new Set(['connect', 'getaddrinfo']);
+
+/** Node's message of such an error: "<syscall> <CODE> <address>". */
+export const NOTHING_SENT_MESSAGE = /^(?:connect|getaddrinfo) [A-Z][A-Z0-9_]+ (\S+)/;
+
+/** An error code (ECONNREFUSED, UND_ERR_SOCKET, CERT_HAS_EXPIRED), not an HTTP status. */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{2,}$/;
+
 const TIMEOUT_CODES = new Set([
 	'ETIMEDOUT',
 	'ESOCKETTIMEDOUT',
@@ -129,26 +178,49 @@ export interface NetworkProblem {
 	timedOut: boolean;
 	/** the execution was cancelled */
 	cancelled: boolean;
+	/** the connection failed before the request was written: the API received nothing */
+	nothingSent: boolean;
 }
 
 /** The code of an HTTP client error (n8n wraps axios' error: the code sits on its cause). */
 export function describeNetworkError(error: unknown): NetworkProblem {
-	const candidates = [error, (error as { cause?: unknown })?.cause];
+	// n8n 2.x: n8n's error → axios' error → Node's system error (which names its syscall). n8n 1.x
+	// drops the cause: its NodeApiError keeps the code as `httpCode` and Node's message, e.g.
+	// "connect ECONNREFUSED 127.0.0.1:1", in `messages`.
+	const candidates = causesOf(error);
 	let code: string | undefined;
 	let message = '';
+	let beforeWrite = false;
 	for (const candidate of candidates) {
-		if (!candidate || typeof candidate !== 'object') continue;
-		const value = (candidate as { code?: unknown }).code;
-		if (code === undefined && typeof value === 'string' && value !== '') code = value;
-		const text = (candidate as { message?: unknown }).message;
-		if (typeof text === 'string') message += ` ${text}`;
+		const { code: value, httpCode, syscall, message: text, messages } = candidate as Record<string, unknown>;
+		for (const named of [value, httpCode]) {
+			if (code === undefined && typeof named === 'string' && ERROR_CODE.test(named)) code = named;
+		}
+		for (const line of [text, ...(Array.isArray(messages) ? messages : [])]) {
+			if (typeof line !== 'string') continue;
+			message += ` ${line}`;
+			if (NOTHING_SENT_MESSAGE.test(line)) beforeWrite = true;
+		}
+		if (typeof syscall === 'string' && NOTHING_SENT_SYSCALLS.has(syscall)) beforeWrite = true;
 	}
 	const timedOut =
 		(code !== undefined && TIMEOUT_CODES.has(code)) ||
 		(code === 'ECONNABORTED' && /timeout/i.test(message));
 	const cancelled =
 		code === 'ERR_CANCELED' || (error as { name?: unknown })?.name === 'AbortError';
-	return { code, timedOut, cancelled };
+	const nothingSent = !cancelled && (beforeWrite || (code !== undefined && NOTHING_SENT_CODES.has(code)));
+	return { code, timedOut, cancelled, nothingSent };
+}
+
+/** The error and its causes, outermost first (at most a few levels: n8n, axios, Node). */
+export function causesOf(error: unknown): object[] {
+	const chain: object[] = [];
+	for (let current = error; current && typeof current === 'object' && chain.length < 4; ) {
+		if (chain.includes(current)) break;
+		chain.push(current);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return chain;
 }
 
 /** The retry class of an HTTP answer that is an error. */
@@ -161,9 +233,10 @@ export function statusFailure(statusCode: number, retryAfter?: unknown): Failure
 /** The retry class of a call that got no HTTP answer. */
 export function networkFailure(problem: NetworkProblem): Failure {
 	if (problem.cancelled) return { kind: 'final' };
-	if (problem.timedOut) return { kind: 'transient', reason: 'timeout' };
+	const { nothingSent } = problem;
+	if (problem.timedOut) return { kind: 'transient', reason: 'timeout', nothingSent };
 	if (problem.code !== undefined && TRANSIENT_CODES.has(problem.code)) {
-		return { kind: 'transient', reason: problem.code };
+		return { kind: 'transient', reason: problem.code, nothingSent };
 	}
 	return { kind: 'final' };
 }
@@ -207,7 +280,7 @@ export function decide(
 	clock: Pick<Clock, 'now' | 'random'> = realClock,
 ): Decision {
 	if (failure.kind === 'final') return { retry: false };
-	if (failure.kind === 'transient' && !SAFE_METHODS.has(method.toUpperCase())) {
+	if (failure.kind === 'transient' && failure.nothingSent !== true && !SAFE_METHODS.has(method.toUpperCase())) {
 		return {
 			retry: false,
 			note: `Not retried: the API may have carried out this ${method.toUpperCase()} before failing (${failure.reason}), and sending it again could do it twice. Check the result on the platform before running it again.`,
@@ -222,11 +295,12 @@ export function decide(
 				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again later.`,
 			};
 		}
-		delayMs = asked ?? backoffDelay(attempts, policy, clock.random());
+		// At the API's pace the limiter spaces the retry; a backoff would only add to it.
+		delayMs = asked ?? (failure.paced ? 0 : backoffDelay(attempts, policy, clock.random()));
 	} else {
 		delayMs = backoffDelay(attempts, policy, clock.random());
 	}
-	if (attempts >= policy.maxAttempts) {
+	if (attempts >= policy.maxAttempts && !(failure.kind === 'rateLimited' && failure.paced)) {
 		return { retry: false, note: `Gave up after ${attempts} attempts.` };
 	}
 	return { retry: true, delayMs, rateLimited: failure.kind === 'rateLimited' };
@@ -251,6 +325,10 @@ export async function withRetry<T>(
 	const policy = options.policy ?? DEFAULT_RETRY_POLICY;
 	const clock = options.clock ?? realClock;
 	const gate = options.gate ?? newRetryGate();
+	const acceptedBefore = options.pace?.accepted ?? 0;
+	// Attempts that count against maxAttempts (a 429 at the API's pace does not), and 429s in all.
+	let counted = 0;
+	let refusals = 0;
 	for (let attempt = 1; ; attempt++) {
 		// Wait for the gate; a 429 on a concurrent request may push it further meanwhile.
 		for (let wait = gate.notBefore - clock.now(); wait > 0; wait = gate.notBefore - clock.now()) {
@@ -258,9 +336,18 @@ export async function withRetry<T>(
 		}
 		const outcome = await send(attempt);
 		if (outcome.ok) return outcome.value;
-		const decision: Decision = options.signal?.aborted
+		let failure = outcome.failure;
+		if (failure.kind === 'rateLimited') {
+			refusals++;
+			if (options.pace && options.pace.accepted > acceptedBefore) failure = { ...failure, paced: true };
+		}
+		if (!(failure.kind === 'rateLimited' && failure.paced)) counted++;
+		let decision: Decision = options.signal?.aborted
 			? { retry: false }
-			: decide(outcome.failure, options.method, attempt, policy, clock);
+			: decide(failure, options.method, counted, policy, clock);
+		if (decision.retry && refusals >= policy.maxRefusals) {
+			decision = { retry: false, note: `Refused by the API ${refusals} times (HTTP 429), the most the node retries one request.` };
+		}
 		if (!decision.retry) {
 			throw annotate(outcome.error, decision.note ?? (attempt > 1 ? `Sent ${attempt} times.` : undefined));
 		}

@@ -15,6 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
 import { networkError } from './errors';
+import { paceOf } from './pace';
 import { readAnswer } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
@@ -119,7 +120,9 @@ export async function sendRequest(
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 	const path = options.url ?? '';
 	const node = context.getNode();
-	const attempt = async (): Promise<Attempt<IDataObject>> => {
+	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
+	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
+	const attempt = async (sends: number): Promise<Attempt<IDataObject>> => {
 		// Fresh options and headers for every attempt: authentication writes the token into the
 		// headers, and a retry must send exactly the same query (offset, cursor) again.
 		const sent = {
@@ -133,12 +136,12 @@ export async function sendRequest(
 			timeout: call.timeoutMs,
 		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
+		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry waits).
+		const turn = await pace.turn(call.signal, sends > 1);
 		try {
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				CREDENTIAL_NAME,
-				sent,
-			)) as IN8nHttpFullResponse;
+			response = await turn.send(
+				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,
+			);
 		} catch (error) {
 			// No HTTP answer. Built from the error code only: the original error holds the request,
 			// and the request holds the token.
@@ -155,7 +158,7 @@ export async function sendRequest(
 		const answer = { method, path, statusCode, body, contentType: headerValue(headers, 'content-type'), retryAfter: headerValue(headers, 'retry-after') };
 		return readAnswer(node, answer, call);
 	};
-	return await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal });
+	return await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
 }
 
 export interface ApiRequest {

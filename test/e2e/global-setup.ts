@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<void> {
 	process.env.E2E_PACK_DIR = packDir;
 	process.env.E2E_PACKED = JSON.stringify(packed);
 	for (const major of majors) {
-		const install = provisionN8n(major);
+		const install = await provisionN8n(major);
 		process.env[`E2E_N8N_${major}`] = JSON.stringify(install);
 	}
 	// The browser check (suites/browser.ts) runs on n8n 2.x: Debian's Chromium, installed once by

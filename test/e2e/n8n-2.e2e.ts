@@ -4,6 +4,7 @@ import { describeN8n } from './harness/context';
 import { aiToolsSuite } from './suites/ai-tools';
 import { browserSuite } from './suites/browser';
 import { browserTriggerSuite } from './suites/browser-trigger';
+import { compat010Suite } from './suites/compat-0.1.0';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
@@ -12,6 +13,7 @@ import { triggerSuite } from './suites/trigger';
 describeN8n('2', [
 	packageSuite,
 	resourcesSuite,
+	compat010Suite,
 	examplesSuite,
 	triggerSuite,
 	aiToolsSuite,

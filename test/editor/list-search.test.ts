@@ -128,13 +128,15 @@ describe('searchChats (chat pickers): GET /inbox/find-all-chats across categorie
 		const values = result.results.map((entry) => entry.value);
 		expect(new Set(values).size).toBe(values.length);
 		expect([...values].sort()).toEqual(allChats().map((chat) => chat.id).sort());
-		expect(ctx.sandbox.requests.map((request) => request.query)).toEqual(
+		expect(ctx.sandbox.requests.filter((request) => request.path.endsWith('/inbox/find-all-chats')).map((request) => request.query)).toEqual(
 			['attendance', 'queue', 'pinned', 'groups', 'finalized'].map((category) => ({
 				category,
 				offset: '0',
 				limit: '100',
 			})),
 		);
+		// Fabio's two chats read alike: the line names are asked for once.
+		expect(requestsTo(ctx.sandbox, '/integration/list')).toHaveLength(1);
 		expect(result.results.find((entry) => entry.value === DEMO.chats.alice.id)?.name).toBe(
 			'Alice Martins · 5511987650001 · Attendance',
 		);
@@ -160,6 +162,30 @@ describe('searchChats (chat pickers): GET /inbox/find-all-chats across categorie
 		expect(await search(DEMO.chats.pinned.id)).toEqual([DEMO.chats.pinned.id]);
 		const none = await searchChats('nobody by this name');
 		expect(none).toEqual({ results: [], paginationToken: undefined });
+	});
+
+	test('the same contact on two lines: each entry shows its line (integration name), one integration list asked', async () => {
+		const result = await searchChats(DEMO.contacts.twoLines.phoneNumber);
+		expect(result.results).toEqual([
+			{ name: 'Fabio Reis · 5511987650006 · Support WhatsApp · Attendance', value: DEMO.chats.twoLinesWhatsapp.id },
+			{ name: 'Fabio Reis · 5511987650006 · Official Channel · Queue', value: DEMO.chats.twoLinesOfficial.id },
+		]);
+		expect(requestsTo(ctx.sandbox, '/integration/list')).toHaveLength(1);
+	});
+
+	test('a contact on one line reads as before, and the integration list is not asked for', async () => {
+		const result = await searchChats('alice');
+		expect(result.results).toEqual([{ name: 'Alice Martins · 5511987650001 · Attendance', value: DEMO.chats.alice.id }]);
+		expect(requestsTo(ctx.sandbox, '/integration/list')).toEqual([]);
+	});
+
+	test('the integration list failing: the two entries still differ, by the line\'s ID', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status: 400, times: Infinity });
+		const result = await searchChats(DEMO.contacts.twoLines.phoneNumber);
+		expect(result.results.map((entry) => entry.name)).toEqual([
+			`Fabio Reis · 5511987650006 · ${DEMO.integrations.whatsapp.id} · Attendance`,
+			`Fabio Reis · 5511987650006 · ${DEMO.integrations.official.id} · Queue`,
+		]);
 	});
 
 	test('token walk over 1000 more chats: every chat exactly once, pages of 100, each call ≥ 50 results or the end', async () => {

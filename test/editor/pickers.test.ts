@@ -126,8 +126,10 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
 		expect(byName).toMatchObject({ displayName: 'By Name', name: 'name', type: 'string' });
 		expect(byName.hint).toMatch(/exact name, case-sensitive/);
-		// The former two fields stay only as hidden parameters, so that saved workflows still run.
-		const former = description.properties.filter((p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts'));
+		// In version 2 the two fields of version 1 (0.1.0) stay only as hidden parameters.
+		const former = description.properties.filter(
+			(p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts') && p.displayOptions?.show?.['@version']?.includes(2),
+		);
 		expect(former.map((p) => [p.name, p.type])).toEqual([['tagId', 'hidden'], ['tagName', 'hidden']]);
 	});
 

@@ -1,26 +1,21 @@
 /**
- * Tests a credential the way n8n's CLI CredentialsTester does for a declarative `test` block:
- * a temporary node whose only property routes the credential's test request, run through
- * n8n-core's RoutingNode, then the credential's `rules` applied to the failure.
+ * Sends the credential's declarative test request the way n8n's CredentialsTester does (a temporary
+ * node whose only property routes `test.request`, run through n8n-core's RoutingNode with the
+ * credential), and returns what n8n-core produced: the output, or the error it threw. It does NOT
+ * turn a failure into the message the user sees: that is n8n's CredentialsTester (in the n8n
+ * package, not in n8n-core), which the e2e suite runs through n8n's own REST endpoint
+ * (test/e2e/suites/package.ts, "the credential").
  */
 import { ExecuteContext, RoutingNode } from 'n8n-core';
-import type {
-	ICredentialTestRequest,
-	IExecuteData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { ICredentialTestRequest, IExecuteData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
 import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.credentials';
 import { CREDENTIAL_TYPE, makeAdditionalData, makeWorkflow, type InboxCredentials } from './n8n-harness';
 
-export interface CredentialTestResult {
-	status: 'OK' | 'Error';
-	message: string;
-}
+export type TestRequestOutcome = { ok: true } | { ok: false; error: Error };
 
-export async function testCredential(credentials: InboxCredentials): Promise<CredentialTestResult> {
+export async function sendCredentialTestRequest(credentials: InboxCredentials): Promise<TestRequestOutcome> {
 	const testRequest = new ConversationInboxApi().test as ICredentialTestRequest;
 	const description: INodeTypeDescription = {
 		displayName: 'Temp',
@@ -61,16 +56,8 @@ export async function testCredential(credentials: InboxCredentials): Promise<Cre
 	const credentialsDecrypted = { id: 'cred-1', name: 'Test', type: CREDENTIAL_TYPE, data: credentials };
 	try {
 		await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
+		return { ok: true };
 	} catch (error) {
-		const status: number | undefined = error.cause?.response?.status;
-		if (status !== undefined) {
-			const rule = testRequest.rules?.find(
-				(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
-			);
-			if (rule) return { status: 'Error', message: rule.properties.message };
-			return { status: 'Error', message: `Received HTTP status code: ${status}` };
-		}
-		return { status: 'Error', message: String(error.cause?.code ?? error.message) };
+		return { ok: false, error: error as Error };
 	}
-	return { status: 'OK', message: 'Connection successful!' };
 }

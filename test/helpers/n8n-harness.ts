@@ -180,13 +180,13 @@ export function makeWorkflow(
 	typeName: string,
 	nodeType: INodeType,
 	parameters: INodeParameters,
-	options: { continueOnFail?: boolean; staticData?: IDataObject; webhookId?: string } = {},
+	options: { continueOnFail?: boolean; staticData?: IDataObject; webhookId?: string; typeVersion?: number } = {},
 ): WorkflowFixture {
 	const node: INode = {
 		id: 'node-under-test',
 		name: nodeType.description.defaults.name ?? nodeType.description.displayName,
 		type: `${PACKAGE_PREFIX}.${typeName}`,
-		typeVersion: defaultVersionOf(nodeType),
+		typeVersion: options.typeVersion ?? defaultVersionOf(nodeType),
 		position: [0, 0],
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Sandbox' } },
@@ -212,6 +212,10 @@ export interface RunOptions {
 	credentials: InboxCredentials;
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** the execution's cancel signal (n8n aborts it when the execution is cancelled) */
+	signal?: AbortSignal;
+	/** the node's saved typeVersion; default: the one the editor adds */
+	typeVersion?: number;
 }
 
 /** Runs a declarative node over `items` through n8n-core's RoutingNode; returns output items. */
@@ -222,6 +226,7 @@ export async function runRoutingNode(
 ): Promise<INodeExecutionData[]> {
 	const { workflow, node } = makeWorkflow(typeName, nodeType, options.parameters, {
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
 	const inputItems: INodeExecutionData[] = (options.items ?? [{}]).map((json) => ({ json }));
 	const inputData = { main: [inputItems] };
@@ -238,6 +243,7 @@ export async function runRoutingNode(
 		inputData,
 		executeData,
 		[],
+		options.signal,
 	);
 	const routingNode = new RoutingNode(context, nodeType);
 	const output = await routingNode.runNode();

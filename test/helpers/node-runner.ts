@@ -6,6 +6,7 @@ import { DirectoryLoader } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
+import { forgetPaces } from '../../nodes/shared/pace';
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../sandbox';
 import { startSandbox } from '../sandbox';
 import { runRoutingNode } from './n8n-harness';
@@ -19,6 +20,10 @@ export interface NodeRun {
 	apiToken?: string;
 	/** Settings → Request Options → Timeout (ms) */
 	timeoutMs?: number;
+	/** cancels the execution when it fires */
+	signal?: AbortSignal;
+	/** the node's typeVersion; default: the one the editor adds to a new node */
+	typeVersion?: number;
 }
 
 /**
@@ -38,6 +43,8 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExec
 		parameters,
 		items: run.items,
 		continueOnFail: run.continueOnFail,
+		signal: run.signal,
+		typeVersion: run.typeVersion,
 		credentials: {
 			baseUrl: run.baseUrl ?? sandbox.baseUrl,
 			apiToken: run.apiToken ?? sandbox.token,
@@ -66,6 +73,11 @@ export function onlyRequest(sandbox: Sandbox): RecordedRequest {
 /**
  * One sandbox per test file on a random port, reset to its seed before every test (request log,
  * faults and state). `seed` sizes the generated data.
+ *
+ * Rate limit: NONE unless the test sets one. `options.rateLimit` applies to the whole file; a test
+ * sets its own with `sandbox.setRateLimit(...)` (reset() goes back to the file's). Each test also
+ * starts with the node's pace forgotten (nodes/shared/pace.ts), as a fresh n8n process would: the
+ * limiter of this sandbox's API is per process, and one test's 429s must not slow the next.
  */
 export function useSandbox(options: SandboxOptions = {}): { readonly sandbox: Sandbox } {
 	let current: Sandbox | undefined;
@@ -77,6 +89,7 @@ export function useSandbox(options: SandboxOptions = {}): { readonly sandbox: Sa
 	});
 	beforeEach(() => {
 		current?.reset();
+		forgetPaces();
 	});
 	return {
 		get sandbox(): Sandbox {

@@ -14,8 +14,10 @@
  *   `query` and `params` on the real IncomingMessage, builds the WebhookContext with it as
  *   `additionalData.httpRequest` (and the real ServerResponse as `httpResponse`), calls the node's
  *   `webhook()` and answers as n8n's executeWebhook does (nothing when the node answered itself,
- *   the node's `webhookResponse` or n8n's default message when no workflow runs, "Workflow was
- *   started" when it does). Emitted items are recorded instead of running a workflow.
+ *   the node's `webhookResponse` or n8n's default message when no workflow runs; when it does, the
+ *   description's `responseData` (n8n's default: the text "firstEntryJson"), else the node's
+ *   `webhookResponse`, else "Workflow was started"). Emitted items are recorded instead of running
+ *   a workflow.
  */
 import { HookContext, WebhookContext } from 'n8n-core';
 import { createServer } from 'node:http';
@@ -332,8 +334,10 @@ export class N8nWebhookEndpointStandIn {
 		statusCode: number,
 		body: unknown,
 	): void {
-		const text = JSON.stringify(body);
-		response.writeHead(statusCode, { 'Content-Type': 'application/json; charset=utf-8' });
+		// n8n sends a text as it is (its placeholder 'firstEntryJson' included), anything else as JSON.
+		const text = typeof body === 'string' ? body : JSON.stringify(body);
+		const type = typeof body === 'string' ? 'text/html' : 'application/json';
+		response.writeHead(statusCode, { 'Content-Type': `${type}; charset=utf-8` });
 		response.end(text);
 		this.record({ ...call, statusCode, responseText: text });
 	}
@@ -418,8 +422,15 @@ export class N8nWebhookEndpointStandIn {
 			this.send(response, call, 200, result.webhookResponse ?? { message: 'Webhook call received' });
 			return;
 		}
-		this.send(response, { ...call, items: result.workflowData[0] ?? [] }, 200, {
-			message: 'Workflow was started',
-		});
+		// n8n's onReceived answer (extractWebhookOnReceivedResponse): the description's responseData,
+		// evaluated with the default 'firstEntryJson' and sent as it is when not empty, else the
+		// node's webhookResponse, else n8n's message.
+		const webhookData = instance.webhooks().find((entry) => entry.httpMethod === method);
+		const responseData = webhookData?.webhookDescription.responseData ?? 'firstEntryJson';
+		const answer =
+			responseData === 'noData'
+				? ''
+				: responseData || (result.webhookResponse ?? { message: 'Workflow was started' });
+		this.send(response, { ...call, items: result.workflowData[0] ?? [] }, 200, answer);
 	}
 }

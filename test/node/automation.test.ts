@@ -73,11 +73,79 @@ describe('automation update (POST /automation/edit)', () => {
 		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: DEMO.triggers.firstMessage.id });
 	});
 
-	test('Integrations and Automation Bot ID added but empty are sent as [] and null: they clear', async () => {
+	// Issue 26: a beginner added Automation Bot ID and Integrations, left them empty, ran, and the
+	// trigger lost its bot and its lines. Empty is refused; clearing is chosen under Fields to Clear.
+	const CLEARABLE = [
+		['Automation Bot ID', 'automationBotId', '', 'add an ID', null],
+		['Integration Names or IDs', 'integrations', [] as string[], 'add at least one integration', []],
+		['Specific Message', 'specificMessage', '', 'add the message text', null],
+		['Tag ID', 'tagId', '', 'add an ID', null],
+	] as const;
+
+	test.each(CLEARABLE)('%s added but left empty is refused before sending, saying how to clear it', async (label, key, empty, give) => {
 		const id = DEMO.triggers.anyMessage.id;
-		await runNode(ctx.sandbox, { parameters: update(id, { integrations: [], automationBotId: '' }) });
-		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: id, integrations: [], automationBotId: null });
+		const before = { ...ctx.sandbox.state.triggers.get(id) };
+		const error = await runNodeError(ctx.sandbox, { parameters: update(id, { name: 'Renamed', [key]: empty as string | string[] }) });
+		expect(error.message).toBe(`Missing ${label}: ${give}, or choose ${label} under Fields to Clear to remove it`);
+		expect(error.description).toBe(
+			`An empty field is not sent and clears nothing. To remove the setting, take ${label} out of Update Fields and choose it under Fields to Clear. Nothing was sent to the API.`,
+		);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+		expect(ctx.sandbox.state.triggers.get(id)).toEqual(before);
+	});
+
+	test.each(CLEARABLE)('%s chosen under Fields to Clear sends exactly its clearing value', async (_label, key, _empty, _give, clearing) => {
+		const id = DEMO.triggers.anyMessage.id;
+		await runNode(ctx.sandbox, { parameters: update(id, { fieldsToClear: [key] }) });
+		expect(onlyRequest(ctx.sandbox)).toMatchObject({ status: 200, body: { automationTriggerId: id, [key]: clearing } });
+		expect(Object.keys(onlyRequest(ctx.sandbox).body as object).sort()).toEqual(['automationTriggerId', key].sort());
+	});
+
+	test('clearing the bot and the integrations: the trigger then runs a system automation on no line', async () => {
+		const id = DEMO.triggers.anyMessage.id;
+		await runNode(ctx.sandbox, { parameters: update(id, { fieldsToClear: ['automationBotId', 'integrations'] }) });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ automationTriggerId: id, automationBotId: null, integrations: [] });
 		expect(ctx.sandbox.state.triggers.get(id)).toMatchObject({ integrations: [], automationBotId: null });
+	});
+
+	test('a field both given a value and chosen under Fields to Clear is refused', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: update(DEMO.triggers.anyMessage.id, { automationBotId: DEMO.bots.faq.id, fieldsToClear: ['automationBotId'] }),
+		});
+		expect(error.message).toBe('Invalid Fields to Clear: Automation Bot ID is both given a value and chosen to clear');
+		expect(error.description).toMatch(/^Remove Automation Bot ID from Update Fields to clear it, or from Fields to Clear to set it\./);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('Fields to Clear added with nothing chosen is refused', async () => {
+		const error = await runNodeError(ctx.sandbox, { parameters: update(DEMO.triggers.anyMessage.id, { fieldsToClear: [] }) });
+		expect(error.message).toBe('Missing Fields to Clear: choose the settings to clear, or remove Fields to Clear from Update Fields');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('another field added but left empty is refused too (Name)', async () => {
+		const error = await runNodeError(ctx.sandbox, { parameters: update(DEMO.triggers.anyMessage.id, { name: '' }) });
+		expect(error.message).toBe('Missing Name: add a value, or remove Name from Update Fields');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('version 1 (as saved with 0.1.0): an empty Automation Bot ID and no integrations are not sent, as 0.1.0 did', async () => {
+		const id = DEMO.triggers.anyMessage.id;
+		await runNode(ctx.sandbox, {
+			typeVersion: 1,
+			parameters: { resource: 'automation', operation: 'update', automationTriggerId: id, name: 'Renamed', description: 'Kept', automationBotId: '', integrations: [] },
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			automationTriggerId: id,
+			name: 'Renamed',
+			description: 'Kept',
+			triggerType: 'RECEIVE_ANY_MESSAGE',
+			chatType: 'ALL',
+			inAttendance: false,
+			delayMinutes: 0,
+			transferType: 'ALL',
+			moveToQueue: false,
+		});
 	});
 
 	test('Trigger Type may come from an expression; its conditional field is then required', async () => {

@@ -91,7 +91,9 @@ describe('node description', () => {
 		expect(description).toMatchObject({
 			name: 'conversationInbox',
 			displayName: 'Conversation Inbox',
-			version: 1,
+			// 1 as released in 0.1.0 (saved workflows keep it); a new node gets 2.
+			version: [1, 2],
+			defaultVersion: 2,
 			usableAsTool: true,
 			inputs: ['main'],
 			outputs: ['main'],
@@ -121,6 +123,20 @@ describe('node description', () => {
 			option.routing?.request?.url,
 		]);
 		expect(actual.sort()).toEqual([...CONTRACT].sort());
+	});
+
+	// Version 1 is 0.1.0's node: the same operations, with the same methods and paths; only the forms
+	// that changed since (Automation → Update, Custom Field → Create or Update, Tag → Get Contacts)
+	// differ, each served by its own selector option.
+	test.each([1, 2])('version %s offers exactly the operations of DESIGN.md', (version) => {
+		const offered = description.properties
+			.filter((p) => p.name === 'operation' && (p.displayOptions?.show?.['@version'] ?? [version]).includes(version))
+			.flatMap((p) =>
+				(p.options as INodePropertyOptions[]).map((o) => [p.displayOptions?.show?.resource?.[0], o.value, o.routing?.request?.method, o.routing?.request?.url]),
+			);
+		expect(offered.sort()).toEqual([...CONTRACT].sort());
+		const versioned = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.['@version']);
+		expect(versioned.map((p) => p.displayOptions?.show?.resource?.[0]).sort()).toEqual(['automation', 'automation', 'customField', 'customField', 'tag', 'tag']);
 	});
 
 	test.each(CONTRACT)('%s %s runs as one function (n8n builds the request, runOperation does the rest; no preSend or postReceive hand-offs)', (resource, operation) => {

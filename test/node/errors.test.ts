@@ -107,10 +107,10 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		const closed = `http://127.0.0.1:1/v2`;
 		const error = await runNodeError(ctx.sandbox, { baseUrl: closed, parameters: createTag('A') });
 		expect(error).toBeInstanceOf(NodeApiError);
-		// n8n's NodeApiError maps a message naming ECONNREFUSED to its own wording.
-		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
-		expect(error.description).toContain('POST /tag/create got no HTTP answer (ECONNREFUSED)');
-		expect(error.description).toContain('Check the Base URL');
+		// Not n8n's generic wording for ECONNREFUSED ("The service refused the connection …").
+		expect(error.message).toBe('Could not reach the API at 127.0.0.1:1 (ECONNREFUSED): nothing was sent');
+		expect(error.description).toContain('POST /tag/create never reached the API, so nothing was done on the platform.');
+		expect(error.description).toContain('Check the host and port of the Base URL');
 		expect(dump(error)).not.toContain(TOKEN);
 	});
 });

@@ -125,11 +125,62 @@ describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)'
 				{ value: '={{ $json.tags }}' },
 				{ value: '={{ $json.vip }}' },
 				{ value: 'typed text' },
-				{ value: '' },
 			]),
 			items: [{ city: 'São Paulo', code: '0123456789', flag: 'true', points: 42, address: { zip: '01000' }, tags: ['a', 'b'], vip: true }],
 		});
-		expect(sentValues()).toEqual(['São Paulo', '0123456789', 'true', 42, { zip: '01000' }, ['a', 'b'], true, 'typed text', '']);
+		expect(sentValues()).toEqual(['São Paulo', '0123456789', 'true', 42, { zip: '01000' }, ['a', 'b'], true, 'typed text']);
+	});
+
+	// Issue 26: a template field added with an empty Value wrote "" over the contact's plan.
+	test.each([
+		['typed empty', { value: '' }],
+		['left out', {}],
+		['an expression that gives nothing', { value: '={{ $json.missing }}' }],
+		['empty with Value Type Number', { valueType: 'number', value: '' }],
+	])('an empty Value (%s) is refused before sending, saying how to clear', async (_case, entry) => {
+		const fields = (): unknown => [...(ctx.sandbox.state.contacts.get(DEMO.contacts.alice.phoneNumber)?.customFields.values() ?? [])];
+		const before = JSON.stringify(fields());
+		expect(before).toContain('"pro"');
+		const error = await runNodeError(ctx.sandbox, { parameters: upsertValues([{ value: 'Gold' }, entry]), items: [{}] });
+		expect(error.message).toBe(
+			"Missing Value of input 2: type a value, or set Value Type of input 2 to Clear (No Value) to remove the contact's value",
+		);
+		expect(error.description).toBe(
+			"An empty value is not sent: it would overwrite the contact's value. Type the value, or choose Value Type Clear (No Value) for input 2 to remove it. Nothing was sent to the API.",
+		);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+		expect(JSON.stringify(fields())).toBe(before);
+	});
+
+	test('Value Type Clear (No Value) sends exactly null for that field', async () => {
+		await runNode(ctx.sandbox, { parameters: upsertValues([{ valueType: 'clear' }]) });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: [{ sourceType: 'TEMPLATE_FIELD', templateFieldId: PLAN, valueJson: null }],
+		});
+		expect(onlyRequest(ctx.sandbox).status).toBe(200);
+	});
+
+	test('each output item names its contact: the phone number it was given (5 contacts in, 5 items that differ)', async () => {
+		const phones = Object.values(DEMO.contacts).slice(0, 5).map((c) => c.phoneNumber);
+		const out = await runNode(ctx.sandbox, {
+			parameters: { ...upsertValues([{ value: 'Gold' }]), phoneNumber: '={{ $json.phone }}' },
+			items: phones.map((phone) => ({ phone })),
+		});
+		expect(jsonOf(out).map((json) => json.phoneNumber)).toEqual(phones);
+		expect(jsonOf(out).every((json) => Array.isArray(json.customFields))).toBe(true);
+	});
+
+	test('version 1 (as saved with 0.1.0): the output is { customFields } only, as 0.1.0 gave it', async () => {
+		const out = await runNode(ctx.sandbox, {
+			typeVersion: 1,
+			parameters: { ...upsertValues([]), inputs: { templateField: [{ templateFieldId: PLAN, valueJson: '"Gold"' }] } },
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: [{ sourceType: 'TEMPLATE_FIELD', templateFieldId: PLAN, valueJson: 'Gold' }],
+		});
+		expect(Object.keys(out[0].json)).toEqual(['customFields']);
 	});
 
 	test('Value Type Number, Boolean and JSON convert typed text', async () => {

@@ -209,12 +209,14 @@ describe('Options → Concurrent Page Requests', () => {
 		const withOption = description.properties
 			.filter((p) => p.name === 'options' && (p.options as INodeProperties[]).some((o) => o.name === 'concurrentPageRequests'))
 			.map((p) => `${p.displayOptions?.show?.resource}.${p.displayOptions?.show?.operation}`);
-		expect(withOption.sort()).toEqual(['chat.getAll', 'message.getAll', 'tag.getContacts']);
+		// Tag → Get Contacts twice: version 1 (0.1.0's Tag ID / Tag Name) and version 2 have it.
+		expect(withOption.sort()).toEqual(['chat.getAll', 'message.getAll', 'tag.getContacts', 'tag.getContacts']);
 		expect((options.options as INodeProperties[]).map((o) => o.displayName)).toEqual([
 			'Concurrent Page Requests',
 			'Concurrent Page Requests',
 			'Extra Query Parameters',
 			'Offset Parameter Name',
+			'One Item per Page',
 			'Page Size Parameter Name',
 			'Rename Sent Fields',
 		]);
@@ -236,7 +238,7 @@ describe('Options → Concurrent Page Requests', () => {
 			options: { concurrentPageRequests: 7 },
 		};
 		// What the editor and the workflow loader keep of the parameters (hidden values are dropped).
-		const kept = NodeHelpers.getNodeParameters(description.properties, stored, false, false, null, description);
+		const kept = NodeHelpers.getNodeParameters(description.properties, stored, false, false, { typeVersion: 2 }, description);
 		const value = (kept?.options as INodeParameters | undefined)?.concurrentPageRequests;
 		expect(value).toBe(shown ? 7 : undefined);
 	});

@@ -5,8 +5,8 @@
  * For each row:
  *
  * 1. one item, no continueOnFail: the node throws a NodeOperationError (or n8n's re-wrap of it)
- *    naming the field by its display name, the rule and the item (index 0), saying that nothing
- *    was sent, and the sandbox's request log stays EMPTY; where the row gives the whole message,
+ *    naming the field by its display name, the rule and the item (index 0), saying what to do next
+ *    (not the generic "change it to meet the rule") and that nothing was sent, and the sandbox's request log stays EMPTY; where the row gives the whole message,
  *    it is that message;
  * 2. two such items under continueOnFail: two error items, in order, paired to items 0 and 1,
  *    each naming its own item, and still zero requests.
@@ -137,7 +137,7 @@ const cases: BadInput[] = [
 
 	// Automation → Update
 	row('trigger ID from ={{ {a:1} }}', base.automationUpdate, { automationTriggerId: '={{ { a: 1 } }}' }, 'Automation Trigger ID', TEXT),
-	row('trigger name empty', updateTrigger({ name: '' }), {}, 'Name', REQUIRED),
+	row('trigger name empty', updateTrigger({ name: '' }), {}, 'Name', /add a value, or remove Name from Update Fields/),
 	exact('trigger name 256', updateTrigger({ name: long(256) }), {}, 'Invalid Name: must be 1-255 characters, got 256 characters'),
 	row('trigger description 256', updateTrigger({ description: long(256) }), {}, 'Description', /must be 1-255 characters, got 256/),
 	exact('trigger description 300', updateTrigger({ description: long(300) }), {}, 'Invalid Description: must be 1-255 characters, got 300 characters'),
@@ -152,7 +152,7 @@ const cases: BadInput[] = [
 	row('delay minutes from ={{ NaN }}', updateTrigger({ delayMinutes: '={{ NaN }}' }), {}, 'Delay Minutes', /must be a whole number/),
 	row('in attendance from ={{ 1 }}', updateTrigger({ inAttendance: '={{ 1 }}' }), {}, 'In Attendance Only', BOOLEAN),
 	exact('in attendance from ={{ "yes" }}', updateTrigger({ inAttendance: '={{ "yes" }}' }), {}, 'Invalid In Attendance Only: must be true or false, got "yes"'),
-	row('move to queue from ={{ null }}', updateTrigger({ moveToQueue: '={{ null }}' }), {}, 'Move to Queue', REQUIRED),
+	row('move to queue from ={{ null }}', updateTrigger({ moveToQueue: '={{ null }}' }), {}, 'Move to Queue', /add a value, or remove Move to Queue from Update Fields/),
 	row('integrations from ={{ {a:1} }}', updateTrigger({ integrations: '={{ { a: 1 } }}' }), {}, 'Integration Names or IDs', /must be a list of text values/),
 	row('integration entry not an ID', updateTrigger({ integrations: [WHATSAPP, 'whatsapp'] }), {}, 'Integration Names or IDs', /entry 2 must be an ID/),
 	startsWith('the only integration not an ID', updateTrigger({ integrations: ['whatsapp'] }), {}, 'Invalid Integration Names or IDs: entry 1 must be an ID'),
@@ -308,6 +308,8 @@ describe('bad input never reaches the API', () => {
 		expectNamed(error.message, bad.field, undefined, bad.rule);
 		expect(itemIndexOf(error)).toBe(0);
 		expect(String(error.description)).toContain('Nothing was sent to the API');
+		// What to do next, for this field: never the generic "change it to meet the rule" alone (issue 26).
+		expect(String(error.description)).not.toMatch(/to meet the rule/);
 		// RoutingNode may re-wrap the error in a NodeApiError (same message and description); the
 		// NodeOperationError is then its cause.
 		const original = error instanceof NodeOperationError ? error : (error.cause as Error);

@@ -90,7 +90,7 @@ describe('the policy as shipped (pure functions, fake clock)', () => {
 	const fixedClock = { now: () => 1_000_000, random: () => 0.5 };
 
 	test('real defaults: 3 attempts, backoff 1 s doubling up to 8 s, Retry-After honoured up to 60 s, 30 s timeout', () => {
-		expect(real).toEqual({ maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 60_000 });
+		expect(real).toEqual({ maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 60_000, maxRefusals: 20 });
 		expect(Object.isFrozen(real)).toBe(true);
 		expect([1, 2, 3, 4, 5].map((n) => retry.backoffDelay(n, real, 0.5))).toEqual([1000, 2000, 4000, 8000, 8000]);
 		// ±25 % jitter, still capped
@@ -113,19 +113,28 @@ describe('the policy as shipped (pure functions, fake clock)', () => {
 		expect(retry.parseRetryAfter(undefined, now)).toBeUndefined();
 	});
 
+	/** The retry class of a call without an answer, from an error shaped as Node's (the cause n8n wraps). */
+	const noAnswer = (cause: Record<string, string>): Failure =>
+		retry.networkFailure(retry.describeNetworkError(new Error('n8n', { cause: Object.assign(new Error(cause.message ?? 'x'), cause) })));
 	const failures: Array<[string, Failure]> = [
 		['429', retry.statusFailure(429, '0')],
 		['500', retry.statusFailure(500)],
 		['502', retry.statusFailure(502)],
 		['503', retry.statusFailure(503)],
-		['timeout', retry.networkFailure({ code: 'ECONNABORTED', timedOut: true, cancelled: false })],
-		['reset', retry.networkFailure({ code: 'ECONNRESET', timedOut: false, cancelled: false })],
-		['refused', retry.networkFailure({ code: 'ECONNREFUSED', timedOut: false, cancelled: false })],
+		['timeout', noAnswer({ code: 'ECONNABORTED', message: 'timeout of 2000ms exceeded' })],
+		['read timeout', noAnswer({ code: 'ETIMEDOUT', syscall: 'read' })],
+		['reset', noAnswer({ code: 'ECONNRESET', syscall: 'read' })],
+		['refused', noAnswer({ code: 'ECONNREFUSED', syscall: 'connect' })],
+		['connect timeout', noAnswer({ code: 'ETIMEDOUT', syscall: 'connect' })],
+		['DNS, temporary', noAnswer({ code: 'EAI_AGAIN', syscall: 'getaddrinfo' })],
+		['host unreachable, connecting', noAnswer({ code: 'EHOSTUNREACH', syscall: 'connect' })],
+		['host unreachable, reading', noAnswer({ code: 'EHOSTUNREACH', syscall: 'read' })],
 		['400', retry.statusFailure(400)],
 		['404', retry.statusFailure(404)],
 		['409', retry.statusFailure(409)],
-		['unknown host', retry.networkFailure({ code: 'ENOTFOUND', timedOut: false, cancelled: false })],
-		['cancelled', retry.networkFailure({ code: 'ERR_CANCELED', timedOut: false, cancelled: true })],
+		['unknown host', noAnswer({ code: 'ENOTFOUND', syscall: 'getaddrinfo' })],
+		['certificate', noAnswer({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })],
+		['cancelled', noAnswer({ code: 'ERR_CANCELED' })],
 	];
 	const expected: Record<string, { GET: boolean; POST: boolean }> = {
 		'429': { GET: true, POST: true },
@@ -133,12 +142,19 @@ describe('the policy as shipped (pure functions, fake clock)', () => {
 		'502': { GET: true, POST: false },
 		'503': { GET: true, POST: false },
 		timeout: { GET: true, POST: false },
+		'read timeout': { GET: true, POST: false },
 		reset: { GET: true, POST: false },
-		refused: { GET: true, POST: false },
+		// nothing reached the API: a POST is sent again like a read
+		refused: { GET: true, POST: true },
+		'connect timeout': { GET: true, POST: true },
+		'DNS, temporary': { GET: true, POST: true },
+		'host unreachable, connecting': { GET: true, POST: true },
+		'host unreachable, reading': { GET: true, POST: false },
 		'400': { GET: false, POST: false },
 		'404': { GET: false, POST: false },
 		'409': { GET: false, POST: false },
 		'unknown host': { GET: false, POST: false },
+		certificate: { GET: false, POST: false },
 		cancelled: { GET: false, POST: false },
 	};
 
@@ -385,15 +401,17 @@ describe('answers that retrying would not change: one send, a clear error', () =
 });
 
 describe('no HTTP answer at all', () => {
-	test('connection refused (a closed port): a GET gives up after 3 attempts, a POST is not retried', async () => {
-		const baseUrl = `http://127.0.0.1:${await closedPort()}/v2`;
+	test('connection refused (a closed port): nothing was sent, so a GET and a POST alike give up after 3 attempts', async () => {
+		const port = await closedPort();
+		const baseUrl = `http://127.0.0.1:${port}/v2`;
 		const get = await runError(ctx.sandbox, { baseUrl, parameters: listUsers });
-		expect(get.message).toBe('The service refused the connection - perhaps it is offline');
-		expect(String(get.description)).toContain('GET /user/list got no HTTP answer (ECONNREFUSED)');
+		expect(get.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
+		expect(String(get.description)).toContain('GET /user/list never reached the API');
 		expect(String(get.description)).toContain('Gave up after 3 attempts.');
 		const post = await runError(ctx.sandbox, { baseUrl, parameters: createTag('Refused') });
-		expect(String(post.description)).toContain('POST /tag/create got no HTTP answer (ECONNREFUSED)');
-		expect(String(post.description)).toContain('Not retried');
+		expect(post.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
+		expect(String(post.description)).toContain('Gave up after 3 attempts.');
+		expect(String(post.description)).not.toContain('may have carried out');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 

@@ -2,7 +2,10 @@
 // Flags: --port (4010) --host (127.0.0.1) --token (sandbox-token) --contacts --templates --chats
 // --messages-per-chat --latency (ms) --minute-ms (60000) --async-delete-ms (2000) --quiet
 // --demo (accepted; demo data is always seeded). Env: SANDBOX_PORT, SANDBOX_TOKEN.
+// Rate limit per token, on by default as on a SaaS API (rateLimit.ts SAAS_RATE_LIMIT: 10/s, bursts
+// of 20): --rate-limit N (requests per second) --rate-burst N --no-retry-after --no-rate-limit.
 import { CONTROL_ENDPOINTS } from './control';
+import { SAAS_RATE_LIMIT } from './rateLimit';
 import { DEMO } from './seed';
 import { startSandbox, type SandboxOptions } from './server';
 
@@ -15,11 +18,14 @@ const NUMERIC: Record<string, (o: SandboxOptions, n: number) => void> = {
 	'--latency': (o, n) => (o.latencyMs = n),
 	'--minute-ms': (o, n) => (o.minuteMs = n),
 	'--async-delete-ms': (o, n) => (o.asyncDeleteMs = n),
+	'--rate-limit': (o, n) => (o.rateLimit = { ...(o.rateLimit ?? SAAS_RATE_LIMIT), perSecond: n, burst: Math.max(1, n) }),
+	'--rate-burst': (o, n) => (o.rateLimit = { ...(o.rateLimit ?? SAAS_RATE_LIMIT), burst: n }),
 };
 
 function usage(): string {
 	return `usage: sandbox [--port N] [--host H] [--token T] [--contacts N] [--templates N] [--chats N]
-               [--messages-per-chat N] [--latency MS] [--minute-ms MS] [--async-delete-ms MS] [--quiet]`;
+               [--messages-per-chat N] [--latency MS] [--minute-ms MS] [--async-delete-ms MS] [--quiet]
+               [--rate-limit N] [--rate-burst N] [--no-retry-after] [--no-rate-limit]`;
 }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
@@ -27,6 +33,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		port: env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : 4010,
 		token: env.SANDBOX_TOKEN || 'sandbox-token',
 		quiet: false,
+		rateLimit: { ...SAAS_RATE_LIMIT },
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -42,6 +49,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		} else if (flag === '--host') options.host = value();
 		else if (flag === '--token') options.token = value();
 		else if (flag === '--quiet') options.quiet = true;
+		else if (flag === '--no-rate-limit') options.rateLimit = undefined;
+		else if (flag === '--no-retry-after') options.rateLimit = options.rateLimit && { ...options.rateLimit, retryAfter: false };
 		else if (flag === '--demo') continue;
 		else if (flag === '--help' || flag === '-h') throw new Error(usage());
 		else throw new Error(`unknown flag ${flag}\n${usage()}`);

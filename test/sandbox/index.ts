@@ -18,6 +18,7 @@ export type {
 } from './server';
 export { DEMO, SEED_DEFAULTS, seedState } from './seed';
 export { CONTROL_ENDPOINTS } from './control';
+export { SAAS_RATE_LIMIT, type RateLimit } from './rateLimit';
 export { ApiError, DEFAULT_ERROR_MESSAGE } from './errors';
 export { seededId } from './ids';
 export * from './types';

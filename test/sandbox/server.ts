@@ -13,6 +13,7 @@ import { FaultInjector, type ActiveFault, type Fault } from './faults';
 import { Holds, type Hold, type HoldFilter } from './holds';
 import { flatHeaders, parseJson, readBody, sendJson } from './http';
 import type { Effects, Route } from './routes';
+import { RateLimiter, type RateLimit } from './rateLimit';
 import { parseSeedOptions, seedState, type SeedOptions } from './seed';
 import { createSimulator, emitConnectionStatus, type Simulator } from './simulate';
 import type { SandboxState } from './state';
@@ -29,6 +30,7 @@ export type { Delivery } from './webhooks';
 export type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
 export type { SandboxState } from './state';
 export type { Variants } from './variants';
+export type { RateLimit } from './rateLimit';
 
 export interface SandboxOptions {
 	/** 0 (default) = a random free port */
@@ -51,6 +53,8 @@ export interface SandboxOptions {
 	quiet?: boolean;
 	/** answer as an API that differs from the node's assumptions (variants.ts); default none */
 	variants?: Variants;
+	/** the API's rate limit per token (rateLimit.ts); default none: each caller chooses (SAAS_RATE_LIMIT) */
+	rateLimit?: RateLimit;
 }
 
 export interface RecordedRequest {
@@ -103,6 +107,10 @@ export interface Sandbox {
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
+	/** The rate limit per token from now on (undefined: none); reset() goes back to the one given at start. */
+	setRateLimit(limit: RateLimit | undefined): void;
+	/** the limit, its 429 count and manual refill (rateLimit.ts) */
+	readonly rateLimit: RateLimiter;
 	/** Switches the variants (variants.ts) on; `{}` = the node's assumptions. Cleared by reset(). */
 	setVariants(variants: Variants): void;
 	readonly variants: Variants;
@@ -120,7 +128,7 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
-type ResolvedOptions = Required<Omit<SandboxOptions, 'seed' | 'variants'>> & { seed: SeedOptions; variants: Variants };
+type ResolvedOptions = Required<Omit<SandboxOptions, 'seed' | 'variants' | 'rateLimit'>> & { seed: SeedOptions; variants: Variants; rateLimit?: RateLimit };
 
 const API_ROUTES: Route[] = [...tagRoutes, ...automationRoutes, ...integrationRoutes, ...templateRoutes, ...inboxRoutes, ...userRoutes];
 const NON_JSON_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream sent an invalid response</p></body></html>';
@@ -161,6 +169,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	inFlight = 0;
 	maxInFlight = 0;
 	beforeHandle: Sandbox['beforeHandle'];
+	readonly rateLimit: RateLimiter;
 
 	private current: SandboxState;
 	private readonly faults = new FaultInjector();
@@ -186,6 +195,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.token = options.token;
 		this.latencyMs = options.latencyMs;
 		this.variants = options.variants;
+		this.rateLimit = new RateLimiter(options.rateLimit);
 		this.current = seedState(options.seed);
 		this.dispatcher = new WebhookDispatcher({
 			state: () => this.current,
@@ -290,6 +300,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.variants = parseVariants(variants);
 	}
 
+	setRateLimit(limit: RateLimit | undefined): void {
+		this.rateLimit.set(limit);
+	}
+
 	setLatency(ms: number): void {
 		this.latencyMs = checkMs('latencyMs', ms);
 	}
@@ -304,6 +318,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.clearDeliveries();
 		this.clearFaults();
 		this.variants = this.options.variants;
+		this.rateLimit.set(this.options.rateLimit);
 		this.beforeHandle = undefined;
 	}
 
@@ -383,6 +398,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 		const denied = authError(req.headers.authorization, this.token);
 		if (denied) return send(401, errorBody(denied));
+		const refusal = this.rateLimit.take(req.headers.authorization ?? '');
+		if (refusal) return send(429, errorBody('Too many requests, retry later'), refusal);
 		const route = this.routes.get(`${method} ${path}`);
 		if (!route) {
 			if (this.paths.has(path)) return send(405, errorBody(`${method} is not allowed on ${path}`));
@@ -451,6 +468,7 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		deliveryTimeoutMs: checkMs('deliveryTimeoutMs', options.deliveryTimeoutMs ?? 5000),
 		quiet: options.quiet ?? true,
 		variants: parseVariants(options.variants),
+		rateLimit: options.rateLimit,
 	};
 	if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) throw badRequest('port must be an integer between 0 and 65535');
 	if (resolved.token === '' || /\s/.test(resolved.token)) throw badRequest('token must be a non-empty string without spaces');

@@ -325,3 +325,23 @@ describe('bodies', () => {
 		expect(output).toContain('[redacted]');
 	});
 });
+
+describe('the answer to the platform', () => {
+	test('an accepted delivery is answered 200 with a small JSON acknowledgement, not n8n\'s placeholder text', async () => {
+		const executionsBefore = endpoint.executions.length;
+		const { status, text, call } = await deliver();
+		expect(status).toBe(200);
+		expect(call.items).toHaveLength(1);
+		expect(endpoint.executions.length).toBe(executionsBefore + 1);
+		expect(text).not.toContain('firstEntryJson');
+		expect(JSON.parse(text)).toEqual({ success: true, executed: true });
+	});
+
+	test('refused deliveries keep their status codes and JSON bodies: 401 wrong secret, 400 bad JSON', async () => {
+		const wrong = await deliver({ headers: withSecret('f'.repeat(64)) });
+		const badJson = await deliver({ headers: { ...received, 'content-type': 'text/plain' }, body: '{"event":' });
+		expect([wrong.status, badJson.status]).toEqual([401, 400]);
+		expect(JSON.parse(wrong.text)).toMatchObject({ success: false });
+		expect(JSON.parse(badJson.text)).toEqual({ success: false, message: 'The body is not valid JSON' });
+	});
+});

@@ -289,7 +289,7 @@ export const ROWS: VariantRow[] = [
 			name: 'Renamed',
 			description: 'Demo trigger',
 			triggerType: 'RECEIVE_FIRST_MESSAGE',
-			automationBotId: '',
+			fieldsToClear: ['automationBotId'],
 			integrations: [WHATSAPP],
 			chatType: 'CONTACT',
 			inAttendance: false,

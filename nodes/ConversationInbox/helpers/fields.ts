@@ -23,10 +23,14 @@ export interface Target {
 /** A field sent to the API, with its check. */
 export interface SentField extends Target {
 	check: Check;
-	/** inside a collection: checked only when the user added it */
+	/** inside a collection (or shown only for some values of another field): checked only when sent */
 	optional: boolean;
-	/** sent as this value when added but left empty (to clear a setting: `[]`, `null`) */
-	cleared?: unknown;
+	/**
+	 * Added but left empty: refused, with what to do instead (the message's reason, the description's
+	 * fix). Empty never clears a setting; clearing is chosen in words (Fields to Clear; DESIGN.md,
+	 * "Clearing is explicit").
+	 */
+	whenEmpty?: { reason: string; fix: string };
 	/** required when another field's value asks for it (checked first, so its reason is the one shown) */
 	requiredWhen?: RequiredWhen;
 }
@@ -43,6 +47,8 @@ export interface Field {
 	property: INodeProperties;
 	/** the fields it carries: itself, or a collection's added fields */
 	sent: SentField[];
+	/** the collection's "Fields to Clear" entry, when it has one */
+	clearing?: Clearing;
 }
 
 /** What an operation lists as fields: checked fields, or plain parameters (no API value of their own). */
@@ -55,7 +61,6 @@ export function asField(spec: FieldSpec): Field {
 function sentField(location: Location, property: INodeProperties, check: Check, options: SendOptions): Field {
 	const key = options.key ?? property.name;
 	const target: SentField = { in: location, key, label: property.displayName, check, optional: false };
-	if ('cleared' in options) target.cleared = options.cleared;
 	if (options.requiredWhen) target.requiredWhen = options.requiredWhen;
 	const send = { type: location === 'body' ? 'body' : 'query', property: key, propertyInDotNotation: false } as const;
 	return { property: { ...property, routing: { send } }, sent: [target] };
@@ -64,8 +69,6 @@ function sentField(location: Location, property: INodeProperties, check: Check, 
 interface SendOptions {
 	/** the API's name (wireNames.ts), when it is not the parameter's name */
 	key?: string;
-	/** sent as this value when added to an Update Fields collection but left empty */
-	cleared?: unknown;
 	requiredWhen?: RequiredWhen;
 }
 
@@ -93,7 +96,7 @@ export function requiredText(
 /** A field choosing one value of its `options` (an API enum), checked against that same list. */
 export function choice(
 	location: Location,
-	property: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description' | 'required'> & {
+	property: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description' | 'required' | 'noDataExpression'> & {
 		options: INodePropertyOptions[];
 	},
 	options: SendOptions & { required?: boolean } = {},
@@ -104,8 +107,15 @@ export function choice(
 
 const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
 
-/** The contact's phone number field, as every operation that takes one shows it. */
-export function phoneNumberParameter(options: { description: string; required?: boolean }): INodeProperties {
+/** What checks.ts `phone` accepts, in the spec's words: 8-30 characters, any format. */
+export const PHONE_HINT =
+	'With country and area code, 8-30 characters in any format: 5511987650001 and +55 11 98765-0001 both work';
+
+/**
+ * The contact's phone number field, as every operation that takes one shows it; `hint` says what
+ * its check accepts (PHONE_HINT unless the operation checks otherwise).
+ */
+export function phoneNumberParameter(options: { description: string; required?: boolean; hint?: string }): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -114,6 +124,7 @@ export function phoneNumberParameter(options: { description: string; required?: 
 		default: '',
 		placeholder: PHONE_PLACEHOLDER,
 		description: options.description,
+		hint: options.hint ?? PHONE_HINT,
 	};
 }
 export const LID_EXAMPLE = '123456789012345@lid';
@@ -204,16 +215,97 @@ function optionalCollection(displayName: string, name: string, placeholder: stri
 	};
 }
 
+/** A field n8n sends only while its displayOptions show it: checked only when it is sent. */
+export function sentWhenShown(field: Field): Field {
+	return { ...field, sent: field.sent.map((sent) => ({ ...sent, optional: true })) };
+}
+
+/**
+ * What the API is sent to clear a setting: no value (null) for a single value, an empty list for a
+ * list. The spec shows no clearing; this is our assumption (README → Assumptions about the API).
+ */
+export const CLEARING_VALUE = { single: null, list: [] } as const;
+
+/** A setting that Fields to Clear can clear, and what clearing it sends. */
+export interface ClearableField {
+	field: Field;
+	clearWith: keyof typeof CLEARING_VALUE;
+	/** what to give instead of nothing, e.g. 'an ID' */
+	give: string;
+	/** what clearing it means for the user, e.g. 'the trigger then runs a system automation' */
+	effect: string;
+}
+
+/** The Fields to Clear entry of an Update Fields collection (applied by prepare.ts). */
+export interface Clearing {
+	/** the collection's parameter name, e.g. 'updateFields' */
+	collection: string;
+	/** the entry's parameter name and display name */
+	name: string;
+	label: string;
+	/** option value (the field's key) → where it is sent, and the value that clears it */
+	fields: Array<{ value: string; target: Target; clearWith: unknown }>;
+}
+
+const FIELDS_TO_CLEAR = { name: 'fieldsToClear', label: 'Fields to Clear' } as const;
+
+/** The Fields to Clear option: every clearable field in words, and what clearing it sends. */
+function fieldsToClearProperty(clearable: ClearableField[]): INodeProperties {
+	return {
+		displayName: FIELDS_TO_CLEAR.label,
+		name: FIELDS_TO_CLEAR.name,
+		type: 'multiOptions',
+		default: [],
+		description:
+			'Settings to remove from the trigger. Leaving a field empty never clears it (an empty field is refused); choose here what to clear.',
+		options: clearable.map(({ field, clearWith, effect }) => {
+			const [sent] = field.sent;
+			const sends = clearWith === 'list' ? 'an empty list' : 'no value (null)';
+			return { name: sent.label, value: sent.key, description: `Sends ${sends}: ${effect}` };
+		}),
+	};
+}
+
 /** The "Additional Fields" collection of an operation: optional fields behind "Add Field". */
 export const additionalFields = (fields: FieldSpec[]): Field =>
 	optionalCollection('Additional Fields', 'additionalFields', 'Add Field', fields);
 
 /**
  * The "Update Fields" collection of an Update operation: each field is sent only when the user adds
- * it (a partial update; DESIGN.md, "Update operations are partial").
+ * it (a partial update; DESIGN.md, "Update operations are partial"). A field added and left empty is
+ * refused before sending; the `clearable` ones are cleared by choosing them under Fields to Clear
+ * (DESIGN.md, "Clearing is explicit").
  */
-export const updateFields = (fields: FieldSpec[]): Field =>
-	optionalCollection('Update Fields', 'updateFields', 'Add Field', fields);
+export function updateFields(fields: FieldSpec[], clearable: ClearableField[] = []): Field {
+	const collection = optionalCollection('Update Fields', 'updateFields', 'Add Field', fields);
+	const give = new Map(clearable.map(({ field, give }) => [field.sent[0].key, give]));
+	const sent = collection.sent.map((field) => ({
+		...field,
+		whenEmpty: give.has(field.key)
+			? {
+					reason: `add ${give.get(field.key)}, or choose ${field.label} under ${FIELDS_TO_CLEAR.label} to remove it`,
+					fix: `An empty field is not sent and clears nothing. To remove the setting, take ${field.label} out of Update Fields and choose it under ${FIELDS_TO_CLEAR.label}.`,
+				}
+			: {
+					reason: `add a value, or remove ${field.label} from Update Fields`,
+					fix: `Fill in ${field.label}, or remove it from Update Fields to keep the trigger's current value.`,
+				},
+	}));
+	if (clearable.length === 0) return { ...collection, sent };
+	const options = [...(collection.property.options as INodeProperties[]), fieldsToClearProperty(clearable)];
+	return {
+		property: { ...collection.property, options },
+		sent,
+		clearing: {
+			collection: collection.property.name,
+			...FIELDS_TO_CLEAR,
+			fields: clearable.map(({ field, clearWith }) => {
+				const [target] = field.sent;
+				return { value: target.key, target: { in: target.in, key: target.key, label: target.label }, clearWith: CLEARING_VALUE[clearWith] };
+			}),
+		},
+	};
+}
 
 /** The "Filters" collection of a list operation: optional filters behind "Add Filter". */
 export const filters = (fields: FieldSpec[]): Field =>

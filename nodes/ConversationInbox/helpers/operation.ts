@@ -17,7 +17,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { optionsCollection, pagingNameOptions } from './options';
+import { listOptions, optionsCollection } from './options';
 import type { Unwrap } from './output';
 import { AssumptionFailed } from './output';
 import type { ListSpec } from './paging';
@@ -37,6 +37,14 @@ import { prepareRequest, ruleContext } from './prepare';
  * answer or page through the list (paging/), and return one item per element, paired with its
  * input item. Under Continue On Fail a failing item gives one error item; N items in, N results out.
  */
+
+/**
+ * The versions of the action node (n8n's typeVersion). A saved workflow keeps its version; a new
+ * node gets the last. An operation whose released form changed has one definition per form, each
+ * naming the versions it serves (docs/development.md, "Changing a released operation").
+ */
+export const NODE_VERSIONS = [1, 2];
+export const DEFAULT_NODE_VERSION = 2;
 
 export type OperationOutput = { kind: 'single'; unwrap: Unwrap } | { kind: 'list'; list: ListSpec };
 
@@ -66,11 +74,14 @@ export interface OperationDefinition {
 	wireNames?: Readonly<Record<string, string>>;
 	/** a further assumption of the operation, named in request errors */
 	assumption?: string;
+	/** the node versions this form of the operation serves; default: every version */
+	versions?: number[];
 }
 
 export interface Operation {
 	option: INodePropertyOptions;
 	properties: INodeProperties[];
+	versions: number[];
 }
 
 /** Where users change the timeout: n8n adds "Request Options" to every declarative node. */
@@ -145,17 +156,23 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 	};
 }
 
-/** The property, shown only for this resource and operation. */
+/** `@version` in displayOptions: only for what some versions do not have. */
+const onlyIn = (versions: number[]): IDisplayOptions['show'] =>
+	versions.length === NODE_VERSIONS.length ? {} : { '@version': versions };
+
+/** The property, shown only for this resource and operation (and the versions of this form of it). */
 function showFor(
 	property: INodeProperties,
 	resource: string,
 	operation: string,
+	versions: number[],
 ): INodeProperties {
 	const displayOptions: IDisplayOptions = {
 		...property.displayOptions,
 		show: {
 			resource: [resource],
 			operation: [operation],
+			...onlyIn(versions),
 			...property.displayOptions?.show,
 		},
 	};
@@ -185,14 +202,15 @@ function errorHints(definition: OperationDefinition, assumedNames: string[]): Er
 }
 
 export function defineOperation(definition: OperationDefinition): Operation {
-	const { output } = definition;
+	const { output, versions = NODE_VERSIONS } = definition;
 	const fields = definition.fields.map(asField);
 	const options = [
 		...(definition.options ?? []),
-		...(output.kind === 'list' ? pagingNameOptions(output.list.paging) : []),
+		...(output.kind === 'list' ? listOptions(output.list) : []),
 	];
 	const preparation: Preparation = {
 		fields: fields.flatMap((field) => field.sent),
+		clearings: fields.flatMap((field) => (field.clearing ? [field.clearing] : [])),
 		rules: definition.rules ?? [],
 	};
 	const sent = new Set(preparation.fields.map((field) => field.key));
@@ -211,8 +229,9 @@ export function defineOperation(definition: OperationDefinition): Operation {
 			},
 		},
 		properties: [...fields.map((field) => field.property), optionsCollection(definition.method, options)].map(
-			(property) => showFor(property, definition.resource, definition.operation),
+			(property) => showFor(property, definition.resource, definition.operation, versions),
 		),
+		versions,
 	};
 }
 
@@ -221,13 +240,14 @@ function operationSelector(
 	resource: string,
 	operations: Operation[],
 	defaultOperation: string,
+	versions: number[],
 ): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
+		displayOptions: { show: { resource: [resource], ...onlyIn(versions) } },
 		options: operations
 			.map((operation) => operation.option)
 			.sort((a, b) => a.name.localeCompare(b.name)),
@@ -235,14 +255,22 @@ function operationSelector(
 	};
 }
 
-/** Everything a resource adds to the node: its operation selector and its operations' fields. */
+/**
+ * Everything a resource adds to the node: its operation selector and its operations' fields. One
+ * selector for all versions while every operation has one form; else one per version (the newest
+ * first), each offering the form of every operation that version has, since a selector's option
+ * carries the operation's routing.
+ */
 export function resourceProperties(
 	resource: string,
 	operations: Operation[],
 	defaultOperation: string,
 ): INodeProperties[] {
-	return [
-		operationSelector(resource, operations, defaultOperation),
-		...operations.flatMap((operation) => operation.properties),
-	];
+	const versioned = operations.some((operation) => operation.versions.length !== NODE_VERSIONS.length);
+	const selectors = versioned
+		? [...NODE_VERSIONS].reverse().map((version) =>
+				operationSelector(resource, operations.filter((o) => o.versions.includes(version)), defaultOperation, [version]),
+			)
+		: [operationSelector(resource, operations, defaultOperation, NODE_VERSIONS)];
+	return [...selectors, ...operations.flatMap((operation) => operation.properties)];
 }

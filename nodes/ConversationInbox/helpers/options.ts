@@ -1,7 +1,8 @@
 import type { IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import type { PageConcurrency, Paging } from './paging';
-import { assumedNames, PAGING_NAME_OPTIONS } from './paging';
+import type { ListSpec, PageConcurrency, Paging } from './paging';
+import { asFigure, MAX_ITEMS_PER_INPUT_ITEM } from './paging/bound';
+import { assumedNames, ONE_ITEM_PER_PAGE, PAGING_NAME_OPTIONS } from './paging';
 
 /**
  * The "Options" collection every operation has: the escape hatch (extra body fields, renamed fields,
@@ -30,6 +31,27 @@ export function pagingNameOptions(paging: Paging): INodeProperties[] {
 			description: `Name of the query parameter for ${what[key]}. The API description does not name it; "${assumedName}" is assumed. Change it if the API names it differently (the node stops with an error naming this option when the API ignores it).`,
 		};
 	});
+}
+
+/**
+ * Options → One Item per Page (off by default): each output item holds one page of the list. The
+ * form that carries a list longer than n8n can pass on as items from one input item (paging/bound.ts).
+ */
+function onePerPageOption(list: ListSpec): INodeProperties {
+	const noun = list.itemsPath.split('.').pop() as string;
+	const page = list.paging.kind === 'whole' ? 'the whole list, in one item' : `one page of ${noun} per item`;
+	return {
+		displayName: ONE_ITEM_PER_PAGE.label,
+		name: ONE_ITEM_PER_PAGE.parameter.replace(/^options\./, ''),
+		type: 'boolean',
+		default: false,
+		description: `Whether to output ${page} (as the list "${noun}" with the page number) instead of one item per element. Needed for more than ${asFigure(MAX_ITEMS_PER_INPUT_ITEM)} ${noun} from one input item, which n8n cannot pass on as separate items.`,
+	};
+}
+
+/** The Options of a list operation: the paging names (where it pages) and One Item per Page. */
+export function listOptions(list: ListSpec): INodeProperties[] {
+	return [...pagingNameOptions(list.paging), onePerPageOption(list)];
 }
 
 /** "Options" collection with the escape hatch; body fields only where there is a body. */

@@ -4,7 +4,7 @@ import type { Subject } from '../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, noneOf, parseJsonValue } from '../../shared/checks';
 import type { RequestOptions } from '../../shared/transport';
 import { normalizeBaseUrl } from '../../shared/transport';
-import type { SentField, Target } from './fields';
+import type { Clearing, SentField, Target } from './fields';
 
 /**
  * Step 1 of every operation: the request n8n's routing engine built from the parameters is checked
@@ -80,9 +80,44 @@ function checkField(ctx: RuleContext, field: SentField): void {
 		throw missing(subject(ctx, field.label), requiredWhen.reason);
 	}
 	if (field.optional && !Object.prototype.hasOwnProperty.call(box, field.key)) return;
-	const value =
-		'cleared' in field && isAbsent(raw) ? field.cleared : field.check(raw, subject(ctx, field.label));
-	writeTarget(ctx, field, value);
+	if (field.whenEmpty && isAbsent(raw)) throw missing(subject(ctx, field.label), field.whenEmpty.reason, field.whenEmpty.fix);
+	writeTarget(ctx, field, field.check(raw, subject(ctx, field.label)));
+}
+
+/**
+ * Fields to Clear: each chosen setting is sent as the value that clears it. Added but empty, an
+ * unknown setting, or a setting also given a value is refused.
+ */
+function applyClearing(ctx: RuleContext, clearing: Clearing): void {
+	const collection = (ctx.fn.getNodeParameter(clearing.collection, {}) ?? {}) as IDataObject;
+	if (!Object.prototype.hasOwnProperty.call(collection, clearing.name)) return;
+	const at = subject(ctx, clearing.label);
+	const raw = collection[clearing.name];
+	const chosen = (Array.isArray(raw) ? raw : [raw]).filter((value) => !isAbsent(value));
+	if (chosen.length === 0) {
+		throw missing(
+			at,
+			`choose the settings to clear, or remove ${clearing.label} from Update Fields`,
+			`Choose at least one setting under ${clearing.label}, or remove ${clearing.label} from Update Fields.`,
+		);
+	}
+	for (const value of chosen) {
+		const entry = clearing.fields.find((field) => field.value === value);
+		if (!entry) {
+			throw invalid(at, `must be among ${clearing.fields.map((f) => f.target.label).join(', ')}`, describeValue(value));
+		}
+		const { target } = entry;
+		if (readTarget(ctx, target) !== undefined) {
+			throw invalid(
+				at,
+				`${target.label} is both given a value and chosen to clear`,
+				undefined,
+				`Remove ${target.label} from Update Fields to clear it, or from ${clearing.label} to set it.`,
+			);
+		}
+		// A copy: the clearing value is shared by every item.
+		writeTarget(ctx, target, Array.isArray(entry.clearWith) ? [...entry.clearWith] : entry.clearWith);
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,7 +145,9 @@ function renameFields(ctx: RuleContext, options: IDataObject): void {
 	(entries as IDataObject[]).forEach((entry, index) => {
 		const from = typeof entry?.from === 'string' ? entry.from.trim() : '';
 		const to = typeof entry?.to === 'string' ? entry.to.trim() : '';
-		if (!from || !to) throw invalid(subject(ctx, RENAME), `entry ${index + 1} needs both names`);
+		if (!from || !to) {
+			throw invalid(subject(ctx, RENAME), `entry ${index + 1} needs both names`, undefined, `Fill in both names of entry ${index + 1}, or remove the entry.`);
+		}
 		for (const target of [ctx.request.qs, ctx.request.body as IDataObject | undefined]) {
 			if (!target || typeof target !== 'object' || !(from in target)) continue;
 			target[to] = target[from];
@@ -129,7 +166,9 @@ function mergeExtras(ctx: RuleContext): void {
 		const qs: IDataObject = { ...(request.qs ?? {}) };
 		(pairs as IDataObject[]).forEach((pair, index) => {
 			const name = typeof pair?.name === 'string' ? pair.name.trim() : '';
-			if (!name) throw invalid(subject(ctx, EXTRA_QUERY), `entry ${index + 1} needs a name`);
+			if (!name) {
+				throw invalid(subject(ctx, EXTRA_QUERY), `entry ${index + 1} needs a name`, undefined, `Fill in the Name of entry ${index + 1}, or remove the entry.`);
+			}
 			const value = pair.value;
 			qs[name] =
 				value === undefined || value === null
@@ -146,7 +185,12 @@ function mergeExtras(ctx: RuleContext): void {
 	const at = subject(ctx, EXTRA_BODY);
 	const extra = parseJsonValue(at, rawBody);
 	if (!extra || typeof extra !== 'object' || Array.isArray(extra)) {
-		throw invalid(at, 'must be a JSON object, like {"field": "value"}', describeValue(extra));
+		throw invalid(
+			at,
+			'must be a JSON object, like {"field": "value"}',
+			describeValue(extra),
+			'Put the fields to add between { and }, each as "name": value.',
+		);
 	}
 	if (Object.keys(extra).length === 0) return;
 	request.body = { ...((request.body as IDataObject) ?? {}), ...(extra as IDataObject) };
@@ -155,6 +199,8 @@ function mergeExtras(ctx: RuleContext): void {
 /** The checks and rules of one operation, in the order they run. */
 export interface Preparation {
 	fields: SentField[];
+	/** the Fields to Clear entries of its Update Fields */
+	clearings: Clearing[];
 	rules: Rule[];
 }
 
@@ -162,6 +208,7 @@ export interface Preparation {
 export function prepareRequest(ctx: RuleContext, preparation: Preparation): void {
 	ctx.request.baseURL = normalizeBaseUrl(ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
 	for (const field of preparation.fields) checkField(ctx, field);
+	for (const clearing of preparation.clearings) applyClearing(ctx, clearing);
 	for (const rule of preparation.rules) rule(ctx);
 	mergeExtras(ctx);
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Sandbox, Webhook } from '../../sandbox';
-import { startSandbox } from '../../sandbox';
+import { SAAS_RATE_LIMIT, startSandbox } from '../../sandbox';
 import { describeWhen } from './gate';
 import { processGroupMembers } from './n8n-process';
 import { HttpError, type Execution, type N8nClient, type WebhookResponse, type WorkflowDefinition, type WorkflowRecord } from './n8n-client';
@@ -45,8 +45,9 @@ export function describeN8n(major: N8nMajor, suites: Array<(ctx: () => E2EContex
 		beforeAll(async () => {
 			const install = fromEnv<N8nInstall>(`E2E_N8N_${major}`);
 			const packed = fromEnv<PackedPackage>('E2E_PACKED');
-			// minuteMs: a webhook's delayMinutes passes in 20 ms per minute.
-			sandbox = await startSandbox({ quiet: true, minuteMs: 20 });
+			// minuteMs: a webhook's delayMinutes passes in 20 ms per minute. The API's rate is limited
+			// as a SaaS API's is (reset() keeps it); a test that needs no limit says so (setRateLimit).
+			sandbox = await startSandbox({ quiet: true, minuteMs: 20, rateLimit: SAAS_RATE_LIMIT });
 			stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token } });
 			current = { major, install, sandbox, stack, client: stack.client };
 		}, 300_000);

@@ -70,7 +70,8 @@ export function mcpWorkflow(options: {
 			id: randomUUID(),
 			name: tool.name,
 			type: TOOL_NODE_TYPE,
-			typeVersion: 1,
+			// The version the editor adds to a new node.
+			typeVersion: 2,
 			position: [-300 + 200 * i, 240],
 			parameters: tool.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: options.credential.id, name: options.credential.name } },

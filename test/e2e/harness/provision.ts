@@ -3,9 +3,11 @@
  * installs it into a cache outside the repo (idempotent, fast when already there) and prints
  * where the Node binary and n8n's bin script are.
  */
-import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+import { Progress, runWithProgress } from './progress';
+import type { ProgressOptions } from './progress';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 export const PACKAGE_NAME = 'n8n-nodes-conversation-inbox';
@@ -49,23 +51,34 @@ export function selectedMajors(value: string | undefined = process.env.N8N_E2E_V
 	return majors;
 }
 
+const PROVISION_TAG = 'provision-n8n';
+
 /**
- * Runs scripts/provision-n8n.sh for one version (its progress goes to our stderr) and returns the
- * install. Throws with the script's own message when it fails.
+ * Runs scripts/provision-n8n.sh for one version and returns the install. Its steps go to our
+ * stderr with a progress line (what it does, the time elapsed, at least every 10 s) and, at the
+ * end, how long it took. Throws with the script's own message when it fails.
  */
-export function provisionN8n(major: N8nMajor, env: NodeJS.ProcessEnv = process.env): N8nInstall {
+export async function provisionN8n(
+	major: N8nMajor,
+	env: NodeJS.ProcessEnv = process.env,
+	progressOptions: Omit<ProgressOptions, 'tag'> = {},
+): Promise<N8nInstall> {
 	const script = join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
-	const result = spawnSync('bash', [script, major], {
-		cwd: REPO_ROOT,
-		env,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	if (result.error) throw result.error;
+	const version = N8N_VERSIONS[major];
+	const progress = new Progress({ ...progressOptions, tag: PROVISION_TAG });
+	progress.step(`provisioning n8n ${version}`);
+	let result;
+	try {
+		result = await runWithProgress('bash', [script, major], { cwd: REPO_ROOT, env, progress, tag: PROVISION_TAG });
+	} catch (error) {
+		progress.abandon();
+		throw error;
+	}
 	if (result.status !== 0) {
+		progress.abandon();
 		throw new Error(`scripts/provision-n8n.sh ${major} failed (exit ${result.status}); see its output above`);
 	}
-	const version = N8N_VERSIONS[major];
+	progress.finish(`n8n ${version} ready`);
 	const line = result.stdout.split('\n').find((l) => l.startsWith(`n8n ${version}:`));
 	const match = line && /node=(\S+) bin=(\S+)/.exec(line);
 	if (!match) throw new Error(`scripts/provision-n8n.sh ${major} printed no install line:\n${result.stdout}`);

@@ -113,7 +113,8 @@ export function chainWorkflow(name: string, path: string, steps: Step[], credent
 			id: randomUUID(),
 			name: step.name,
 			type,
-			typeVersion: step.typeVersion ?? 1,
+			// Our action node: the version the editor adds to a new node.
+			typeVersion: step.typeVersion ?? 2,
 			position: [220 * (i + 1), 0],
 			parameters: step.parameters,
 			executeOnce: step.executeOnce ?? true,

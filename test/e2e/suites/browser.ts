@@ -7,7 +7,10 @@
  * picker lists only integrations that have templates (the trigger's lists them all, and filters by
  * the typed text), the trigger shows its notice about webhooks the API cannot delete, Tag → Get
  * Contacts has one Tag field with the modes By ID / By Name, and a validation error reads as one
- * sentence in the panel.
+ * sentence in the panel. Issue 26's beginner mistakes (a tag name in Tag IDs, "7,5" in a Number
+ * value) say what to do next and send nothing; a phone number typed with spaces and a dash is
+ * accepted, as the Phone Number hint says, and sent as typed; a field added but left empty is
+ * refused with how to clear it, while Fields to Clear clears in words.
  * Screenshots of every step go to test-output/screenshots/ (gitignored; copies of the ones the
  * README and the closing note show are kept in docs/screenshots/).
  *
@@ -42,30 +45,98 @@ const TRIGGER_NODE = 'On a received message';
 /** The example node of Tag → Get Contacts (its Tag is given By Name). */
 const TAG_EXAMPLE = 'tag-contacts-export';
 const TAG_NODE = 'Get contacts of the tag';
-/** A workflow built here: Manual Trigger → Custom Field → Get with a 5-digit phone number. */
-const ERROR_WORKFLOW = 'bad-phone';
-const ERROR_NODE = 'Read custom fields';
-const ERROR_MESSAGE = 'Invalid Phone Number: must be 8-30 characters, got 5 characters';
-const ERROR_DESCRIPTION = 'Give the number with country and area code, digits only, e.g. 5511987650001. Nothing was sent to the API.';
+/**
+ * Validation errors as the panel shows them, each a workflow of one node run from the panel: a
+ * 5-digit phone number, and the beginner's mistakes of issue 26 (item 3).
+ */
+const MISTAKES = {
+	badPhone: {
+		node: 'Read custom fields',
+		title: 'Browser check: a 5-digit phone number',
+		parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
+		message: 'Invalid Phone Number: must be 8-30 characters, got 5 characters',
+		description:
+			"Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001. Nothing was sent to the API.",
+		screenshot: '12-validation-error-panel',
+	},
+	tagNameInTagIds: {
+		node: 'Remove the VIP tag',
+		title: 'Browser check: a tag name typed into Tag IDs',
+		parameters: { resource: 'tag', operation: 'removeFromContact', phoneNumber: DEMO.contacts.alice.phoneNumber, tagIds: ['VIP'] },
+		message: 'Invalid Tag IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP"',
+		description:
+			'"VIP" looks like a name, not an ID; put tag names under Tag Names. IDs look like clx2v8k1h0000abcd1234efgh. Nothing was sent to the API.',
+		screenshot: '13-tag-name-in-tag-ids',
+	},
+	decimalComma: {
+		node: 'Set the plan score',
+		title: 'Browser check: a decimal comma in a Number value',
+		parameters: {
+			resource: 'customField',
+			operation: 'upsert',
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'number', value: '7,5' }] },
+		},
+		message: 'Invalid Value of input 1: must be a number (Value Type Number), got "7,5"',
+		description: 'Write the decimal with a point: "7.5", not "7,5" (the API reads JSON numbers). Nothing was sent to the API.',
+		screenshot: '14-decimal-comma',
+	},
+} as const;
+/** A phone number typed as people write it: accepted and sent as typed (the spec: any format). */
+const FORMATTED_PHONE_WORKFLOW = 'formatted-phone';
+const FORMATTED_PHONE_NODE = 'Read Carol\'s custom fields';
+const FORMATTED_PHONE = '+55 11 98765-0003';
+const PHONE_HINT = 'With country and area code, 8-30 characters in any format: 5511987650001 and +55 11 98765-0001 both work';
 
-function badPhoneWorkflow(): WorkflowDefinition {
+/** Message → Get Many, its Chat picker empty: Fabio Reis has a chat on each of two lines. */
+const CHAT_PICKER_WORKFLOW = 'chat-picker';
+const CHAT_PICKER_NODE = 'Read the chat';
+const TWO_LINES_ENTRIES = [
+	`${DEMO.contacts.twoLines.name} · ${DEMO.contacts.twoLines.phoneNumber} · ${DEMO.integrations.whatsapp.name} · Attendance`,
+	`${DEMO.contacts.twoLines.name} · ${DEMO.contacts.twoLines.phoneNumber} · ${DEMO.integrations.official.name} · Queue`,
+];
+
+/** Manual Trigger → one Conversation Inbox node (at the version the editor adds) with these parameters. */
+function oneNodeWorkflow(title: string, nodeName: string, parameters: WorkflowDefinition['nodes'][number]['parameters']): WorkflowDefinition {
 	const trigger = 'When clicking ‘Execute workflow’';
 	return {
-		name: 'Browser check: a 5-digit phone number',
+		name: title,
 		nodes: [
 			{ id: randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: randomUUID(),
-				name: ERROR_NODE,
-				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
-			},
+			{ id: randomUUID(), name: nodeName, type: ACTION_NODE_TYPE, typeVersion: 2, position: [220, 0], parameters },
 		],
-		connections: { [trigger]: { main: [[{ node: ERROR_NODE, type: 'main', index: 0 }]] } },
+		connections: { [trigger]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
 	};
 }
+
+/**
+ * Issue 26's rows about clearing, as a beginner meets them: a field added and left empty (refused,
+ * the message says how to clear), and the explicit clear (Fields to Clear; Value Type Clear).
+ */
+const CLEARING_NODE = 'Update the trigger';
+const CLEARING_ROWS = [
+	{
+		key: 'empty-bot-and-integrations',
+		node: CLEARING_NODE,
+		parameters: { resource: 'automation', operation: 'update', automationTriggerId: DEMO.triggers.anyMessage.id, updateFields: { automationBotId: '', integrations: [] } },
+		message: 'Missing Automation Bot ID: add an ID, or choose Automation Bot ID under Fields to Clear to remove it',
+		description:
+			'An empty field is not sent and clears nothing. To remove the setting, take Automation Bot ID out of Update Fields and choose it under Fields to Clear. Nothing was sent to the API.',
+	},
+	{
+		key: 'empty-custom-field-value',
+		node: 'Set the plan',
+		parameters: {
+			resource: 'customField',
+			operation: 'upsert',
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			inputs: { templateField: [{ templateFieldId: DEMO.customFields.profile.fields.plan, valueType: 'text', value: '' }] },
+		},
+		message: "Missing Value of input 1: type a value, or set Value Type of input 1 to Clear (No Value) to remove the contact's value",
+		description:
+			"An empty value is not sent: it would overwrite the contact's value. Type the value, or choose Value Type Clear (No Value) for input 1 to remove it. Nothing was sent to the API.",
+	},
+] as const;
 
 const TRIGGER_NOTICE =
 	'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.';
@@ -161,7 +232,22 @@ export function browserSuite(ctx: () => E2EContext): void {
 				const workflow = await c.client.createWorkflow(prepareForImport(loadExample(example), c.stack.credential));
 				workflowIds[example] = workflow.id;
 			}
-			workflowIds[ERROR_WORKFLOW] = (await c.client.createWorkflow(prepareForImport(badPhoneWorkflow(), c.stack.credential))).id;
+			for (const [key, mistake] of Object.entries(MISTAKES)) {
+				const workflow = oneNodeWorkflow(mistake.title, mistake.node, mistake.parameters);
+				workflowIds[key] = (await c.client.createWorkflow(prepareForImport(workflow, c.stack.credential))).id;
+			}
+			const formatted = oneNodeWorkflow('Browser check: a phone number with spaces and a dash', FORMATTED_PHONE_NODE, {
+				resource: 'customField',
+				operation: 'get',
+				phoneNumber: FORMATTED_PHONE,
+			});
+			workflowIds[FORMATTED_PHONE_WORKFLOW] = (await c.client.createWorkflow(prepareForImport(formatted, c.stack.credential))).id;
+			const chatPicker = oneNodeWorkflow('Browser check: the chat picker on two lines', CHAT_PICKER_NODE, {
+				resource: 'message',
+				operation: 'getAll',
+				chatInternalId: { __rl: true, mode: 'list', value: '' },
+			});
+			workflowIds[CHAT_PICKER_WORKFLOW] = (await c.client.createWorkflow(prepareForImport(chatPicker, c.stack.credential))).id;
 			browser = await launchBrowser();
 		}, 90_000);
 
@@ -333,19 +419,53 @@ export function browserSuite(ctx: () => E2EContext): void {
 			await session().screenshot(page, '11-tag-field-by-name');
 		}, 90_000);
 
-		test('a validation error as the panel shows it: one sentence, the rule, what to do; nothing sent', async () => {
+		test.each(Object.keys(MISTAKES))(
+			'a validation error in the panel (%s): one sentence with the rule, then what to do next; nothing sent',
+			async (key) => {
+				const mistake = MISTAKES[key as keyof typeof MISTAKES];
+				const { sandbox } = ctx();
+				const page = await openWorkflow(key, '?theme=light');
+				const ndv = await openNode(page, mistake.node);
+				sandbox.clearRequests();
+				await ndv.getByTestId('node-execute-button').first().click();
+				const message = ndv.getByTestId('node-error-message');
+				await message.waitFor({ state: 'visible', timeout: 30_000 });
+				expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(mistake.message);
+				const description = ndv.getByTestId('node-error-description');
+				expect((await description.innerText()).replace(/\s+/g, ' ').trim()).toBe(mistake.description);
+				expect(sandbox.requests.filter((r) => r.path.startsWith('/v2/'))).toEqual([]);
+				await session().screenshot(page, mistake.screenshot);
+			},
+			90_000,
+		);
+
+		test('issue 26, phone fields: the hint says any format, and "+55 11 98765-0003" is accepted and sent as typed', async () => {
 			const { sandbox } = ctx();
-			const page = await openWorkflow(ERROR_WORKFLOW, '?theme=light');
-			const ndv = await openNode(page, ERROR_NODE);
+			const page = await openWorkflow(FORMATTED_PHONE_WORKFLOW, '?theme=light');
+			const ndv = await openNode(page, FORMATTED_PHONE_NODE);
+			await ndv.getByText(PHONE_HINT, { exact: true }).first().waitFor({ state: 'visible' });
+			expect(await ndv.getByText(/digits only/i).count()).toBe(0);
 			sandbox.clearRequests();
 			await ndv.getByTestId('node-execute-button').first().click();
-			const message = ndv.getByTestId('node-error-message');
-			await message.waitFor({ state: 'visible', timeout: 30_000 });
-			expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(ERROR_MESSAGE);
-			const description = ndv.getByTestId('node-error-description');
-			expect((await description.innerText()).replace(/\s+/g, ' ').trim()).toBe(ERROR_DESCRIPTION);
-			expect(sandbox.requests.filter((r) => r.path.startsWith('/v2/'))).toEqual([]);
-			await session().screenshot(page, '12-validation-error-panel');
+			// The run succeeds: the output panel shows Carol's custom fields.
+			await ndv.getByTestId('output-panel').getByText(/customFields|fields/).first().waitFor({ state: 'visible', timeout: 30_000 });
+			expect(await ndv.getByTestId('node-error-message').count()).toBe(0);
+			const sent = sandbox.requests.filter((r) => r.path === '/v2/inbox/get-custom-fields-from-chat');
+			expect(sent.map((r) => r.query.phoneNumber)).toEqual([FORMATTED_PHONE]);
+			await session().screenshot(page, '15-phone-any-format');
+		}, 90_000);
+
+		test('issue 26, chat picker: the same number on two lines shows each line, so the entries differ', async () => {
+			const page = await openWorkflow(CHAT_PICKER_WORKFLOW, '?theme=light');
+			const ndv = await openNode(page, CHAT_PICKER_NODE);
+			const locator = ndv.getByTestId('resource-locator-chatInternalId');
+			await locator.waitFor({ state: 'visible' });
+			await locator.getByTestId('rlc-input').click();
+			await page.getByTestId('rlc-search').fill(DEMO.contacts.twoLines.phoneNumber);
+			const items = page.getByTestId('rlc-item');
+			const texts = await visibleTexts(items, (t) => t.length === 2 && t.every((text) => TWO_LINES_ENTRIES.includes(text)));
+			expect(texts).toEqual(TWO_LINES_ENTRIES);
+			await session().screenshot(page, '16-chat-picker-two-lines');
 		}, 90_000);
 
 		test('the trigger shows the notice about webhooks the API cannot delete', async () => {
@@ -372,5 +492,42 @@ export function browserSuite(ctx: () => E2EContext): void {
 			}
 			await session().screenshot(page, '09-workflow-dark-icons');
 		}, 60_000);
+
+		test.each(CLEARING_ROWS.map((row) => [row.key, row] as const))('issue 26, %s: refused in the panel, saying how to clear; nothing sent, nothing lost', async (key, row) => {
+			const c = ctx();
+			const workflow = await c.client.createWorkflow(prepareForImport(oneNodeWorkflow(`Browser check: ${key}`, row.node, row.parameters), c.stack.credential));
+			workflowIds[key] = workflow.id;
+			const before = JSON.stringify(c.sandbox.state.snapshot());
+			const page = await openWorkflow(key, '?theme=light');
+			const ndv = await openNode(page, row.node);
+			c.sandbox.clearRequests();
+			await ndv.getByTestId('node-execute-button').first().click();
+			const message = ndv.getByTestId('node-error-message');
+			await message.waitFor({ state: 'visible', timeout: 30_000 });
+			expect((await message.innerText()).replace(/\s+/g, ' ').trim()).toBe(row.message);
+			expect((await ndv.getByTestId('node-error-description').innerText()).replace(/\s+/g, ' ').trim()).toBe(row.description);
+			// Nothing written: the panel's Integrations picker may read the list (GET), the node sent nothing.
+			expect(c.sandbox.requests.filter((r) => r.method !== 'GET').map((r) => r.path)).toEqual([]);
+			expect(JSON.stringify(c.sandbox.state.snapshot())).toBe(before);
+			await session().screenshot(page, `17-clearing-refused-${key}`);
+		}, 90_000);
+
+		test('issue 26: Fields to Clear, the explicit clear, named in the panel; running it sends null for the bot', async () => {
+			const c = ctx();
+			const id = DEMO.triggers.anyMessage.id;
+			const parameters = { resource: 'automation', operation: 'update', automationTriggerId: id, updateFields: { fieldsToClear: ['automationBotId'] } };
+			const workflow = await c.client.createWorkflow(prepareForImport(oneNodeWorkflow('Browser check: Fields to Clear', CLEARING_NODE, parameters), c.stack.credential));
+			workflowIds['fields-to-clear'] = workflow.id;
+			const page = await openWorkflow('fields-to-clear', '?theme=light');
+			const ndv = await openNode(page, CLEARING_NODE);
+			await ndv.getByText('Fields to Clear', { exact: true }).first().waitFor({ state: 'visible' });
+			expect((await ndv.innerText()).replace(/\s+/g, ' ')).toMatch(/Fields to Clear.*Automation Bot ID/);
+			await session().screenshot(page, '18-fields-to-clear-panel');
+			c.sandbox.clearRequests();
+			await ndv.getByTestId('node-execute-button').first().click();
+			// Until the sandbox has answered the edit (its body is recorded by then).
+			const sent = await c.sandbox.waitForRequests((requests) => requests.some((r) => r.path === '/v2/automation/edit' && r.status !== 0));
+			expect(sent.filter((r) => r.path === '/v2/automation/edit').map((r) => r.body)).toEqual([{ automationTriggerId: id, automationBotId: null }]);
+		}, 90_000);
 	});
 }

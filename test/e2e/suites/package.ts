@@ -2,12 +2,13 @@
  * n8n loads the package as a community package, with no errors, and its credential test works.
  */
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { E2EContext } from '../harness/context';
+import { importAndActivate, runWebhookWorkflow, type E2EContext } from '../harness/context';
 import { processGroupMembers } from '../harness/n8n-process';
 import { PACKAGE_NAME } from '../harness/provision';
-import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
+import { ACTION_NODE_TYPE, chainWorkflow, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE } from '../harness/workflows';
 
 /**
  * Log lines at level error or warn. n8n prints "<ISO time> | <level> | <message>" when its output is
@@ -103,5 +104,43 @@ export function packageSuite(ctx: () => E2EContext): void {
 			// The request went to <url>/user/list, outside /v2 (the sandbox records /v2 requests only).
 			expect(sandbox.requests).toEqual([]);
 		});
+
+		test('an unreachable Base URL: n8n\'s credential test shows its own words (2.x: the bare code) for a declarative test', async () => {
+			const { client, stack } = ctx();
+			const port = await closedPort();
+			const result = await client.testCredential(stack.credential, { baseUrl: `http://127.0.0.1:${port}/v2`, apiToken: 'unreachable-token-123456' });
+			// n8n's CredentialsTester answers `error.cause.code` for a declarative test (1.x, which drops
+			// the cause, its generic wording): our words cannot reach this panel (a node credentialTest
+			// method could, but n8n offers it only the deprecated helpers.request, which n8n's
+			// verification lint forbids). The node's own message: below.
+			expect(result).toEqual({ status: 'Error', message: major() === '2' ? 'ECONNREFUSED' : 'The service refused the connection - perhaps it is offline' });
+		});
+
+		test('the node with an unreachable Base URL: n8n shows "Could not reach the API at <host> (ECONNREFUSED): nothing was sent"', async () => {
+			const { client } = ctx();
+			const port = await closedPort();
+			const unreachable = await client.createCredential({ name: `Unreachable ${port}`, type: CREDENTIAL_TYPE, data: { baseUrl: `http://127.0.0.1:${port}/v2`, apiToken: 'unreachable-token-123456' } });
+			const definition = chainWorkflow(`e2e unreachable ${port}`, `e2e-unreachable-${port}`, [{ name: 'Create Tag', parameters: { resource: 'tag', operation: 'create', name: 'Unreachable' } }], unreachable);
+			const workflow = await importAndActivate(ctx(), definition);
+			try {
+				const { execution } = await runWebhookWorkflow(ctx(), workflow, {}, false);
+				expect(execution.status).toBe('error');
+				const error = execution.data.resultData.error as { message?: string; description?: string } | undefined;
+				expect(error?.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
+				// a POST that reached nothing is sent again like a read
+				expect(error?.description).toContain('Gave up after 3 attempts.');
+			} finally {
+				await client.deactivate(workflow.id);
+			}
+		});
 	});
+}
+
+/** A local port nothing listens on (bound once, then released). */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
 }

@@ -8,7 +8,7 @@
  * Order matters: the resource workflows reset the sandbox before each test; the trigger's tests
  * come after them and never reset it (a reset would wipe the registrations n8n keeps trusting).
  */
-import { DEMO, startSandbox } from '../../sandbox';
+import { DEMO, SAAS_RATE_LIMIT, startSandbox } from '../../sandbox';
 import type { Delivery, Sandbox } from '../../sandbox';
 import { importAndActivate, triggerWorkflowFixture, webhookPathOf, type E2EContext } from '../harness/context';
 import { nodeJson, type Execution, type ExecutionSummary } from '../harness/n8n-client';
@@ -130,7 +130,7 @@ export function describeQueue(): void {
 			// webhook processor can answer a burst's deliveries later than that, and a timed-out
 			// delivery would be counted as lost by the sender although n8n ran it. This suite is about
 			// what n8n does with each delivery, so the sender waits up to 60 s.
-			sandbox = await startSandbox({ quiet: true, minuteMs: 20, deliveryTimeoutMs: 60_000 });
+			sandbox = await startSandbox({ quiet: true, minuteMs: 20, deliveryTimeoutMs: 60_000, rateLimit: SAAS_RATE_LIMIT });
 			queue = await startQueueStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, log: report });
 			report(`stack ready in ${describeStartup(queue.startup)}`);
 			report(`memory after start: ${describeMemory(queue.memory())}`);
@@ -207,6 +207,46 @@ export function describeQueue(): void {
 					await c.client.deactivate(workflow.id);
 				}
 			}, 300_000);
+		});
+
+		describe('a bulk run at the API\'s limit (the sandbox limits the rate as a SaaS API does)', () => {
+			const RUNS = 6;
+			const ITEMS_PER_RUN = 40;
+			const BIG = DEMO.tags.big.id;
+
+			test(`${RUNS} runs of ${ITEMS_PER_RUN} items at once, on both workers: every item done exactly once`, async () => {
+				const c = ctx();
+				c.sandbox.reset({ contactsOnBigTag: RUNS * ITEMS_PER_RUN });
+				const phones = c.sandbox.state.tagMembers(BIG).map((member) => member.phoneNumber);
+				const definition = chainWorkflow('e2e queue bulk', `e2e-queue-bulk-${Date.now()}`, [
+					{ name: 'Split', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.contacts', options: {} } },
+					{ name: 'Remove', parameters: { resource: 'tag', operation: 'removeFromContact', phoneNumber: '={{ $json.phone }}', tagIds: [BIG] }, executeOnce: false },
+				], c.stack.credential);
+				const workflow = await importAndActivate(c, definition);
+				try {
+					const known = await c.client.executionIds(workflow.id);
+					const batches = Array.from({ length: RUNS }, (_, run) => phones.slice(run * ITEMS_PER_RUN, (run + 1) * ITEMS_PER_RUN));
+					const answers = await Promise.all(batches.map(async (batch) => await c.client.callWebhook(webhookPathOf(definition), { contacts: batch.map((phone) => ({ phone })) })));
+					expect(answers.map((a) => a.status)).toEqual(batches.map(() => 200));
+					const executions = await c.client.waitForExecutions(workflow.id, known, RUNS, 300_000);
+					expect(executions.map((e) => e.status)).toEqual(batches.map(() => 'success'));
+					// Each run's output: one removal per contact it was given, in its order.
+					const outputs = executions.map((e) => nodeJson(e, 'Remove').map((json) => (json.contact as { phoneNumber: string }).phoneNumber));
+					expect([...outputs].sort()).toEqual([...batches].sort());
+					// The sandbox: each contact accepted exactly once, the tag gone from all.
+					const removals = c.sandbox.requests.filter((r) => r.path === '/v2/tag/remove-from-contact');
+					const accepted = removals.filter((r) => r.status === 200).map((r) => String((r.body as { phoneNumber: string }).phoneNumber));
+					expect([...accepted].sort()).toEqual([...phones].sort());
+					expect(removals.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+					expect(c.sandbox.state.tagMembers(BIG)).toEqual([]);
+					const perWorker = c.queue.workers.map((w) => executions.filter((e) => c.queue.executionsStartedBy(w).includes(e.id)).length);
+					expect(perWorker.every((n) => n > 0)).toBe(true);
+					const span = Math.max(...executions.map((e) => Date.parse(e.stoppedAt!))) - Math.min(...executions.map((e) => Date.parse(e.startedAt)));
+					report(`bulk at ${c.sandbox.rateLimit.current?.perSecond}/s: ${phones.length} items in ${RUNS} runs, per worker ${perWorker.join(' / ')}; ${removals.length} requests, ${removals.length - accepted.length} refused (429); first start → last stop ${span} ms`);
+				} finally {
+					await c.client.deactivate(workflow.id);
+				}
+			}, 600_000);
 		});
 
 		describe('the trigger', () => {

@@ -125,6 +125,10 @@ export function triggerSuite(ctx: () => E2EContext): void {
 				['FIRST_MESSAGE_RECEIVED', 200],
 				['MESSAGE_RECEIVED', 200],
 			]);
+			// The platform reads a small JSON acknowledgement, not n8n's placeholder "firstEntryJson".
+			for (const delivery of deliveries) {
+				expect(JSON.parse(delivery.responseBody ?? '')).toEqual({ success: true, executed: true });
+			}
 			const executions = await newExecutions(2);
 			const items = executions.map((e) => {
 				expect(e.status).toBe('success');

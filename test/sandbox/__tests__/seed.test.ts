@@ -81,13 +81,19 @@ describe('seed', () => {
 });
 
 describe('cli arguments', () => {
-	it('defaults to port 4010 and the sandbox token, logging on', () => {
-		expect(parseArgs([], {})).toEqual({ port: 4010, token: 'sandbox-token', quiet: false });
+	it('defaults to port 4010 and the sandbox token, logging on, a SaaS rate limit (10/s, bursts of 20, Retry-After)', () => {
+		expect(parseArgs([], {})).toEqual({ port: 4010, token: 'sandbox-token', quiet: false, rateLimit: { perSecond: 10, burst: 20, retryAfter: true } });
+	});
+
+	it('rate limit flags: another rate, another burst, no Retry-After, none at all', () => {
+		expect(parseArgs(['--rate-limit', '50'], {}).rateLimit).toEqual({ perSecond: 50, burst: 50, retryAfter: true });
+		expect(parseArgs(['--rate-limit=50', '--rate-burst', '5', '--no-retry-after'], {}).rateLimit).toEqual({ perSecond: 50, burst: 5, retryAfter: false });
+		expect(parseArgs(['--no-rate-limit'], {}).rateLimit).toBeUndefined();
 	});
 
 	it('reads flags (both --flag value and --flag=value) and env', () => {
 		const o = parseArgs(['--port', '5000', '--token=abc', '--contacts', '10000', '--templates=2000', '--chats', '5000', '--latency', '20', '--minute-ms', '50', '--host', '0.0.0.0', '--demo'], { SANDBOX_PORT: '1' });
-		expect(o).toEqual({ port: 5000, token: 'abc', host: '0.0.0.0', quiet: false, latencyMs: 20, minuteMs: 50, seed: { contactsOnBigTag: 10000, templates: 2000, chats: 5000 } });
+		expect(o).toEqual({ port: 5000, token: 'abc', host: '0.0.0.0', quiet: false, latencyMs: 20, minuteMs: 50, seed: { contactsOnBigTag: 10000, templates: 2000, chats: 5000 }, rateLimit: { perSecond: 10, burst: 20, retryAfter: true } });
 		expect(parseArgs([], { SANDBOX_PORT: '4999', SANDBOX_TOKEN: 'env-token' })).toMatchObject({ port: 4999, token: 'env-token' });
 	});
 

@@ -57,6 +57,7 @@ export async function walkOffset(
 	/** one page's answer; false when the walk does not go on with the pages after it */
 	const take = (offset: number, size: number, body: IDataObject): boolean => {
 		total = totalOf(body, totalPath) ?? total;
+		if (total !== undefined) sink.announce(total);
 		if (offset !== at) return false;
 		const list = walk.accept(body, `${names.offset}=${offset}`, suspect);
 		sink.add(list);
@@ -80,9 +81,9 @@ export async function walkOffset(
 		// Page 0 and the offset probe alone; then every page still needed (all, without a total).
 		const pages = round < 2 ? 1 : Math.min(MAX_PAGES_PER_WALK, Math.ceil((end - start) / length));
 		const offsetOf = (index: number): number => start + index * length;
-		// Return All asks for whole pages (a list that grew meanwhile still fits in them); a Limit
-		// asks for no element past it or past the total.
-		const sizeAt = (offset: number): number => Math.min(maxPageSize, wanted === Infinity ? Infinity : end - offset);
+		// Return All asks for whole pages (a list that grew meanwhile still fits in them), up to one
+		// element past what one item may return; a Limit asks for no element past it or the total.
+		const sizeAt = (offset: number): number => Math.min(maxPageSize, (sink.all ? wanted : end) - offset);
 		await fetchInOrder(
 			pages,
 			round < 2 ? 1 : concurrency,

@@ -40,21 +40,52 @@ export function elementsOf(body: unknown, path: string): unknown[] {
 	);
 }
 
+/** How the output is built, beside the elements' order. */
+export interface SinkOptions {
+	/** undefined = all */
+	limit: number | undefined;
+	/** drop an element identical (as a whole) to one taken earlier */
+	dedupe: boolean;
+	/** keep the elements of each page apart (`pages`) */
+	byPage?: boolean;
+	/**
+	 * The most elements the output may hold; one more (or a total above it) throws `tooMany`. The
+	 * walk asks for at most one element past it, so no request goes beyond that point.
+	 */
+	capacity?: number;
+	tooMany?: (total: number | undefined) => Error;
+}
+
 /**
- * The output being built: elements in order, at most `limit`. With `dedupe`, an element identical
- * to one already taken (the WHOLE element, never one field of it) is a copy that a list changing
- * while it is paged pushed across a page boundary, and is dropped: two contacts that share a phone
- * number, or two LID-only contacts without one, are different elements and both stay.
+ * The output being built: elements in order, at most `limit`, and the pages they came in. With
+ * `dedupe`, an element identical to one already taken (the WHOLE element, never one field of it) is
+ * a copy that a list changing while it is paged pushed across a page boundary, and is dropped: two
+ * contacts that share a phone number, or two LID-only contacts without one, are different elements
+ * and both stay.
  */
 export class Sink {
 	readonly results: IDataObject[] = [];
+	/** with `byPage`: the elements taken from each page that gave any, in order */
+	readonly pages: IDataObject[][] = [];
 	private readonly seen: Set<string> | undefined;
+	private readonly limit: number | undefined;
 
-	constructor(
-		private readonly limit: number | undefined,
-		dedupe: boolean,
-	) {
-		this.seen = dedupe ? new Set() : undefined;
+	constructor(private readonly options: SinkOptions) {
+		this.seen = options.dedupe ? new Set() : undefined;
+		const { capacity } = options;
+		// One past the capacity: enough to tell "exactly full" from "too many".
+		this.limit = capacity === undefined ? options.limit : Math.min(options.limit ?? Infinity, capacity + 1);
+	}
+
+	/** The API's total: a list the output cannot hold stops here, before its next page is asked for. */
+	announce(total: number): void {
+		const { capacity, tooMany } = this.options;
+		if (capacity !== undefined && tooMany && Math.min(total, this.limit ?? Infinity) > capacity) throw tooMany(total);
+	}
+
+	/** Return All (no Limit): the walk asks for whole pages */
+	get all(): boolean {
+		return this.options.limit === undefined;
 	}
 
 	get full(): boolean {
@@ -68,6 +99,7 @@ export class Sink {
 
 	add(list: unknown[]): void {
 		const { results, seen } = this;
+		const before = results.length;
 		for (let i = 0; i < list.length && !this.full; i++) {
 			if (seen !== undefined) {
 				const key = JSON.stringify(list[i]);
@@ -76,6 +108,9 @@ export class Sink {
 			}
 			results.push(asItemJson(list[i]));
 		}
+		const { capacity, tooMany } = this.options;
+		if (capacity !== undefined && tooMany && results.length > capacity) throw tooMany(undefined);
+		if (this.options.byPage === true && results.length > before) this.pages.push(results.slice(before));
 	}
 }
 

@@ -1,6 +1,6 @@
 import { id, phone, text } from '../../../shared/checks';
-import { chatLocatorProperty } from '../../../shared/chatLocator';
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { CHAT_BY_NAME, chatLocatorProperty } from '../../../shared/chatLocator';
+import { INTEGRATION_BY_NAME, integrationLocatorProperty } from '../../../shared/integrationLocator';
 import { additionalFields, body, CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, targetOf } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
@@ -12,7 +12,7 @@ const chatInternalId = body(
 	chatLocatorProperty({
 		description: 'The chat whose automation to stop: pick it from the list or give its internal ID',
 	}),
-	id(),
+	id({ byName: CHAT_BY_NAME }),
 );
 
 const chatId = body(
@@ -70,7 +70,7 @@ export const automationStopInChat = defineOperation({
 					description:
 						'Look for the chat only on this channel integration (messaging line). Narrows a search by Channel Chat ID or Phone Number.',
 				}),
-				id(),
+				id({ byName: INTEGRATION_BY_NAME }),
 			),
 		]),
 	],

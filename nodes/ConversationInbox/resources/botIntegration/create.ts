@@ -33,6 +33,7 @@ export const botIntegrationCreate = defineOperation({
 			pattern: BOT_URL_FORM,
 			patternRule:
 				'must have the form {origin}/api/v1/bots/{botId}, like https://bots.example.com/api/v1/bots/sales-bot',
+			fix: "Give the bot server's address followed by /api/v1/bots/ and the bot's ID, as the bot server shows it.",
 		})),
 	],
 	output: { kind: 'single', unwrap: pick('data.integrationBot') },

@@ -5,7 +5,7 @@ import {
 	CHAT_CATEGORY_OPTIONS,
 	PAGE_SIZE,
 } from '../../../shared/constants';
-import { GET_INTEGRATIONS_METHOD } from '../../../shared/integrationLocator';
+import { GET_INTEGRATIONS_METHOD, INTEGRATIONS_BY_NAME } from '../../../shared/integrationLocator';
 import { GET_USERS_METHOD } from '../../../shared/userOptions';
 import { choice, filters, idHint, listParameter, query, returnAllAndLimit, targetOf, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -47,7 +47,12 @@ const attendantsOnlyWhereServed: Rule = (ctx) => {
 	const chosen = String(readTarget(ctx, targetOf(category)) ?? 'attendance');
 	const attendants = targetOf(attendantIds);
 	if (!isAbsent(readTarget(ctx, attendants)) && !CATEGORIES_WITH_ATTENDANTS.includes(chosen)) {
-		throw invalid(subject(ctx, attendants.label), 'can only be used with Category attendance or pinned', `Category ${chosen}`);
+		throw invalid(
+			subject(ctx, attendants.label),
+			'can only be used with Category attendance or pinned',
+			`Category ${chosen}`,
+			`Set Category to Attendance or Pinned, or remove ${attendants.label} from the Filters.`,
+		);
 	}
 };
 
@@ -76,7 +81,7 @@ export const chatGetAll = defineOperation({
 				default: [],
 				description:
 					'Only chats on these channel integrations (messaging lines). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			}, list({ ids: true, send: 'commaSeparated' }), { key: W.integrationIds }),
+			}, list({ ids: true, byName: INTEGRATIONS_BY_NAME, send: 'commaSeparated' }), { key: W.integrationIds }),
 			query(listParameter({
 				displayName: 'Sector IDs',
 				name: 'sectorIds',

@@ -18,7 +18,7 @@ export const customFieldGet = defineOperation({
 		query(
 			phoneNumberParameter({
 			description:
-					'Phone number of the contact: country code, area code and number, 8-30 characters (e.g. 5511999998888 for +55 11 99999-8888)',
+					'Phone number of the contact: country code, area code and number, 8-30 characters in any format (e.g. 5511999998888 or +55 11 99999-8888)',
 			}),
 			phone({ required: true, format: 'number' }),
 			{ key: WIRE.customFieldsRead.phoneNumber },

@@ -1,9 +1,11 @@
 import { resourceProperties } from '../../helpers/operation';
 import { customFieldGet } from './get';
 import { customFieldUpsert } from './upsert';
+import { customFieldUpsertV1 } from './upsert.v1';
 
-/** The operations of this resource: one line per operation file. */
+/** The operations of this resource: one line per operation file (a released form kept for node version 1: .v1.ts). */
 export const customFieldProperties = resourceProperties('customField', [
 	customFieldGet,
 	customFieldUpsert,
+	customFieldUpsertV1,
 ], 'get');

@@ -1,6 +1,6 @@
 import { id, text } from '../../../shared/checks';
 import { GROUP_JID_SUFFIX } from '../../../shared/constants';
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { GROUP_JID_EXAMPLE, query, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
@@ -21,7 +21,7 @@ export const groupGetInviteUrl = defineOperation({
 			integrationLocatorProperty({
 			description: 'The channel integration (messaging line) the group is on',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: INTEGRATION_BY_NAME }),
 			{ key: WIRE.groupInvite.integrationId },
 		),
 		query(requiredText({
@@ -38,6 +38,7 @@ export const groupGetInviteUrl = defineOperation({
 				value.endsWith(GROUP_JID_SUFFIX) && value.length > GROUP_JID_SUFFIX.length
 					? undefined
 					: 'must be a group JID ending in @g.us, like 120363025246125486@g.us',
+			fix: 'Copy the group\'s channel chat ID (it ends in @g.us) from Chat → Get Many with Category Groups.',
 		}), { key: WIRE.groupInvite.groupJid }),
 	],
 	// { inviteUrl }

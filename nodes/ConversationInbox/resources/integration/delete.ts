@@ -1,4 +1,4 @@
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { id } from '../../../shared/checks';
 import { body } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -18,7 +18,7 @@ export const integrationDelete = defineOperation({
 			integrationLocatorProperty({
 			description: 'The channel integration to delete',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 	],
 	output: { kind: 'single', unwrap: confirm('integrationId') },

@@ -1,4 +1,4 @@
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { id, text } from '../../../shared/checks';
 import { body, phoneNumberParameter } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
@@ -18,12 +18,13 @@ export const integrationValidatePhoneNumber = defineOperation({
 			integrationLocatorProperty({
 			description: 'The channel integration (messaging line) to check the number on',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 		body(
 			phoneNumberParameter({
 			description:
-					'Phone number to check: country code, area code and number (e.g. 5511999998888 for +55 11 99999-8888)',
+					'Phone number to check: country code, area code and number (e.g. 5511999998888 or +55 11 99999-8888)',
+				hint: 'With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work',
 			}),
 			text({ required: true, trim: true }),
 		),

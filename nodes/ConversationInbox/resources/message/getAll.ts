@@ -1,7 +1,7 @@
 import { LIST_AT } from '../../../shared/answers';
 import { id } from '../../../shared/checks';
 import { PAGE_SIZE } from '../../../shared/constants';
-import { chatLocatorProperty } from '../../../shared/chatLocator';
+import { CHAT_BY_NAME, chatLocatorProperty } from '../../../shared/chatLocator';
 import { query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
@@ -25,7 +25,7 @@ export const messageGetAll = defineOperation({
 				required: true,
 				description: 'The chat whose messages to list: pick it from the list or give its internal ID',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: CHAT_BY_NAME }),
 			{ key: W.chatInternalId },
 		),
 		...returnAllAndLimit(

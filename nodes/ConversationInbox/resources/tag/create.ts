@@ -30,7 +30,12 @@ export const tagCreate = defineOperation({
 				placeholder: '#RRGGBB',
 				description:
 					'Colour of the tag as # and six hex digits, e.g. #1A73E8. The API uses #000000 when it is not set.',
-			}, text({ trim: true, pattern: COLOR_PATTERN, patternRule: 'must be # followed by six hex digits, like #1A73E8' })),
+			}, text({
+				trim: true,
+				pattern: COLOR_PATTERN,
+				patternRule: 'must be # followed by six hex digits, like #1A73E8',
+				fix: 'Pick the colour with the colour picker, or type # and six hex digits (a short form like #f00 is written #ff0000).',
+			})),
 		]),
 	],
 	errors: {

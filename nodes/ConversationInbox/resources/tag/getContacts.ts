@@ -4,6 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { id, isAbsent, isLocatorValue, missing, text } from '../../../shared/checks';
 import { ID_PATTERN, ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
 import { idHint, returnAllAndLimit, WHERE_TO_FIND } from '../../helpers/fields';
+import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
 import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import type { Rule } from '../../helpers/prepare';
@@ -53,8 +54,9 @@ const tagLocator: INodeProperties = {
 };
 
 /**
- * Workflows saved before the Tag field had Tag ID and Tag Name (unreleased 0.1.0): kept as hidden
- * parameters so that they still run; used only while the Tag field is empty.
+ * Tag ID and Tag Name, the parameters of version 1 (0.1.0, getContacts.v1.ts), as hidden parameters:
+ * a node whose JSON names them (changed to version 2 by hand, or written by a tool) still runs;
+ * used only while the Tag field is empty.
  */
 const LEGACY_TAG_PARAMETERS: INodeProperties[] = [
 	{ displayName: 'Tag ID (Legacy)', name: 'tagId', type: 'hidden', default: '' },
@@ -74,27 +76,24 @@ const tagRule: Rule = (ctx) => {
 	if (isAbsent(idValue) && isAbsent(nameValue)) {
 		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (By Name)');
 	}
-	writeTarget(ctx, tagId, id()(idValue, subject(ctx, tagId.label)));
+	writeTarget(ctx, tagId, id({ byName: 'switch Tag to By Name to give its name' })(idValue, subject(ctx, tagId.label)));
 	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 
-export const tagGetContacts = defineOperation({
+/** What both versions share: everything but how the tag is given. */
+export const GET_CONTACTS: Pick<OperationDefinition, 'resource' | 'operation' | 'name' | 'action' | 'method' | 'path' | 'errors' | 'output'> & {
+	returnAllAndLimit: INodeProperties[];
+	options: INodeProperties[];
+} = {
 	resource: 'tag',
 	operation: 'getContacts',
 	name: 'Get Contacts',
 	action: 'Get contacts of a tag by tag name or ID',
-	description:
-		'List the contacts that have a tag, given By ID or By exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	method: 'GET',
 	path: '/tag/list-contacts',
-	fields: [
-		tagLocator,
-		...LEGACY_TAG_PARAMETERS,
-		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.tagContacts.max} contacts, several at a time (Options → Concurrent Page Requests); one item per contact`,
-		),
-	],
-	rules: [tagRule],
+	returnAllAndLimit: returnAllAndLimit(
+		`Fetched in pages of up to ${PAGE_SIZE.tagContacts.max} contacts, several at a time (Options → Concurrent Page Requests); one item per contact`,
+	),
 	options: concurrencyOptions(PAGE_SIZE.tagContacts.max, 'contacts'),
 	errors: {
 		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },
@@ -117,4 +116,17 @@ export const tagGetContacts = defineOperation({
 			},
 		},
 	},
+};
+
+/**
+ * Version 2 (version 1, as released in 0.1.0 with Tag ID and Tag Name, is getContacts.v1.ts): one
+ * Tag field, By ID or By Name.
+ */
+export const tagGetContacts = defineOperation({
+	...GET_CONTACTS,
+	description:
+		'List the contacts that have a tag, given By ID or By exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
+	fields: [tagLocator, ...LEGACY_TAG_PARAMETERS, ...GET_CONTACTS.returnAllAndLimit],
+	rules: [tagRule],
+	versions: [2],
 });

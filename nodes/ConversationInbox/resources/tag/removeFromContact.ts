@@ -6,6 +6,7 @@ import {
 	idHint,
 	LID_EXAMPLE,
 	listParameter,
+	PHONE_HINT,
 	phoneNumberParameter,
 	targetOf,
 	WHERE_TO_FIND,
@@ -24,7 +25,7 @@ const tagIds = body(
 			'IDs of the tags to remove. Give Tag IDs, Tag Names or both. Several values or one comma-separated text.',
 		hint: `At most 50 tag IDs. ${idHint(WHERE_TO_FIND.tag)}`,
 	}),
-	list({ ids: true, max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
+	list({ ids: true, byName: 'put tag names under Tag Names', max: MAX_TAGS_PER_REMOVAL, send: 'array' }),
 );
 
 const tagNames = body(
@@ -53,7 +54,8 @@ export const tagRemoveFromContact = defineOperation({
 		body(
 			phoneNumberParameter({
 				description:
-					`The contact's phone number (8-30 characters, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
+					`The contact's phone number (8-30 characters in any format, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
+				hint: `${PHONE_HINT}; or the contact's LID, e.g. ${LID_EXAMPLE}`,
 			}),
 			phone({ required: true, format: 'numberOrLid' }),
 		),

@@ -1,7 +1,7 @@
 import { LIST_AT } from '../../../shared/answers';
 import { id, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { choice, filters, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { AssumptionFailed } from '../../helpers/output';
@@ -41,7 +41,7 @@ export const templateGetAll = defineOperation({
 				description: 'The official-channel integration that owns the templates',
 				hint: 'Only official-channel integrations have message templates',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: INTEGRATION_BY_NAME }),
 			{ key: WIRE.templateList.integrationId },
 		),
 		...returnAllAndLimit(

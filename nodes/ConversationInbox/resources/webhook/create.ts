@@ -6,7 +6,7 @@ import {
 	TRANSFER_TYPE_OPTIONS,
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
-import { integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { additionalFields, body, choice, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
@@ -49,7 +49,7 @@ export const webhookCreate = defineOperation({
 			integrationLocatorProperty({
 				description: 'The channel integration (messaging line) whose events call the webhook',
 			}),
-			id({ required: true }),
+			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 		body(requiredText({
 			displayName: 'URL',
