@@ -8,6 +8,8 @@
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
 
+import { getEventListeners } from 'node:events';
+
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { paceOf } from '../../nodes/shared/pace';
@@ -238,5 +240,35 @@ describe('a cancelled execution leaves nothing queued', () => {
 		expect(removals()).toHaveLength(sentBeforeTheCancel + 1);
 		expect(removals().at(-1)?.body).toEqual({ phoneNumber: phones[49], tagIds: [BIG] });
 		expect(members()).toEqual(expect.arrayContaining(phones.slice(5, 49)));
+	});
+
+	test('two executions wait out the same Retry-After and one is cancelled: the other still sends every item and is done', async () => {
+		const { sandbox } = ctx;
+		const phones = members().slice(0, 40);
+		const [cancelledPhones, otherPhones] = [phones.slice(0, 20), phones.slice(20)];
+		sandbox.setRateLimit({ perSecond: 0, burst: 5 });
+		const controller = new AbortController();
+		const cancelledRun = runError(sandbox, { parameters: removeBigTag, items: itemsFor(cancelledPhones), signal: controller.signal });
+		const otherRun = run(sandbox, { parameters: removeBigTag, items: itemsFor(otherPhones) });
+		await sandbox.waitForRequests((requests) => requests.some((r) => r.status === 429 && r.answeredSeq !== undefined));
+		// More sends wait in the limiter than the cancelled run has: some are the other run's.
+		await reached(() => pace(sandbox).inFlight === 0 && pace(sandbox).waiting > cancelledPhones.length);
+		controller.abort();
+		// The cancel took only its own run's sends out of the queue.
+		expect(pace(sandbox).waiting).toBeGreaterThan(0);
+		sandbox.setRateLimit(undefined);
+		await cancelledRun;
+		// Had the cancel taken the other run's sends out of the queue too, this run would never end.
+		expectEachDoneOnce(otherPhones, await otherRun);
+	}, 60_000);
+
+	test('an execution with a cancel signal leaves no abort listener on it once its items are done', async () => {
+		const { sandbox } = ctx;
+		const phones = members().slice(0, 30);
+		const controller = new AbortController();
+		// 30 items at once: 10 on the wire, 20 waiting for a slot, all under the one signal.
+		const out = await run(sandbox, { parameters: removeBigTag, items: itemsFor(phones), signal: controller.signal });
+		expectEachDoneOnce(phones, out);
+		expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
 	});
 });
