@@ -38,6 +38,14 @@ export const SPEC_RESULT: Record<string, string | null> = {
 	'/user/list': 'data.users',
 };
 
+/**
+ * The writes whose result is what they create (its ID): a 2xx without it is done, and the item
+ * fails saying so (DESIGN.md, "A 2xx to a write is done"). Every other write without its payload
+ * gives one item with what was sent and what came. Number validation is a POST that only asks.
+ */
+export const CREATES = ['/tag/create', '/automation/integration-bot/create', '/integration/webhook/create'];
+const QUESTION_POSTS = ['/integration/validate-chat-phone-number'];
+
 /** The error shapes that carry a list of texts (shapes.ts). */
 const LIST_SHAPES: AnswerShape[] = ['messageList', 'errorsList'];
 
@@ -54,9 +62,10 @@ export interface ShapeRow {
 	fault?: boolean;
 	/**
 	 * same: the output equals the one under the spec's shape (the run without the switch);
-	 * error: the node fails with an error whose text matches every `names`.
+	 * error: the node fails with an error whose text matches every `names`;
+	 * done: one item saying the write was done, carrying the body sent (and `note` matching `names`).
 	 */
-	outcome: 'same' | 'error';
+	outcome: 'same' | 'error' | 'done';
 	names?: RegExp[];
 }
 
@@ -68,9 +77,12 @@ const VALID_BY_OPERATION = new Map<string, INodeParameters>(Object.values(VALID)
 
 /** The operations of the node with their endpoint and valid parameters. */
 export const OPERATIONS = operationsOf(description).map((entry) => {
-	const request = (entry.option.routing?.request ?? {}) as { url?: string };
-	return { key: operationKey(entry), endpoint: String(request.url), parameters: VALID_BY_OPERATION.get(operationKey(entry)) };
+	const request = (entry.option.routing?.request ?? {}) as { url?: string; method?: string };
+	return { key: operationKey(entry), endpoint: String(request.url), method: String(request.method ?? 'GET'), parameters: VALID_BY_OPERATION.get(operationKey(entry)) };
 });
+
+const isWrite = (endpoint: string): boolean =>
+	OPERATIONS.some((operation) => operation.endpoint === endpoint && operation.method !== 'GET') && !QUESTION_POSTS.includes(endpoint);
 
 /** A cursor list offers the Cursor Parameter Name option (read from the description). */
 function pagesByCursor(resource: string, operation: string): boolean {
@@ -89,9 +101,15 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 	const label = `${operationKey(parameters)} (${endpoint}) | ${shape}`;
 	switch (shape) {
 		case 'empty':
-		case 'noContent':
+		case 'noContent': {
 			if (result === null) return { ...base, label: `${label}: a success (the spec answers only success)`, outcome: 'same' };
-			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [/The API answered nothing \(HTTP 20[04]\)/, new RegExp(`expected ${escape(String(result))}`)] };
+			const status = shape === 'empty' ? 200 : 204;
+			if (CREATES.includes(endpoint)) {
+				return { ...base, label: `${label}: done, failing only for the missing ID`, outcome: 'error', names: [new RegExp(`^Done \\(HTTP ${status}\\), but the API did not send the new`), /the API carried out the request/] };
+			}
+			if (isWrite(endpoint)) return { ...base, label: `${label}: done, with what was sent`, outcome: 'done', names: [new RegExp(`^The API accepted the request \\(HTTP ${status}\\) without the result its description shows at ${escape(String(result))}\\.$`)] };
+			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [new RegExp(`The API answered nothing \\(HTTP ${status}\\)`), new RegExp(`expected ${escape(String(result))}`)] };
+		}
 		case 'noSuccess':
 			return { ...base, label: `${label}: a success`, outcome: 'same' };
 		case 'otherEnvelope':
@@ -101,6 +119,10 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 		case 'nested': {
 			if (result === null) return undefined;
 			const envelope = String(result).split('.')[0];
+			if (CREATES.includes(endpoint)) {
+				return { ...base, label: `${label}: done, failing only for the missing ID`, outcome: 'error', names: [/^Done \(HTTP 200\), but the API did not send the new/, new RegExp(`shows the result at ${escape(String(result))}`), new RegExp(`${envelope}\\.result`)] };
+			}
+			if (isWrite(endpoint)) return { ...base, label: `${label}: done, with what was sent and what came`, outcome: 'done', names: [new RegExp(`^The API accepted the request \\(HTTP 200\\) without the result its description shows at ${escape(String(result))}\\.$`)] };
 			return {
 				...base,
 				label: `${label}: an error naming ${result} and what came`,
