@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { QUESTIONS } from './answers';
 import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError, NOTHING_SENT_MESSAGE } from './retry';
 
 /** What we know about a failed API call; never holds request headers (the token lives there). */
@@ -167,7 +168,7 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	const notJson = !isJsonBody(failure.body) && failure.body !== undefined && failure.body !== '';
 	const webPage = isWebPage(failure.body, failure.contentType);
 	const { statusCode, hints } = failure;
-	const write = failure.method.toUpperCase() !== 'GET';
+	const write = failure.method.toUpperCase() !== 'GET' && !QUESTIONS.has(failure.path);
 	let { headline, hint } = headlineFor(statusCode);
 	// Hints about the user's inputs only where the API's JSON answer was a decision about them.
 	const ownHints = notJson ? undefined : hints;
@@ -196,7 +197,7 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	else if (noReason) parts.push(DEFAULT_TEXT_MEANING);
 	if (notJson) parts.push(`The answer was not JSON${failure.contentType ? ` (${failure.contentType.split(';')[0].trim()})` : ''}.`);
 	parts.push(`${failure.method} ${failure.path} answered HTTP ${statusCode}.`);
-	if (noReason && !notJson && ownHints?.noReason && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
+	if (noReason && ownHints?.noReason && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
 		parts.push(ownHints.noReason);
 	} else {
 		parts.push(hint);
@@ -276,6 +277,14 @@ export function missingPayloadError(
 	);
 }
 
+/** The errors of writes the API did carry out (doneWithoutResultError). */
+const doneErrors = new WeakSet<Error>();
+
+/** True when `error` says the API carried out the write, and only its result is missing. */
+export function wasDone(error: unknown): boolean {
+	return error instanceof Error && doneErrors.has(error);
+}
+
 /**
  * A 2xx to a write that creates something, without the thing (its ID): the write WAS done
  * (DESIGN.md, "A 2xx to a write is done"); the item fails only because its main value is missing,
@@ -291,7 +300,7 @@ export function doneWithoutResultError(
 	const { statusCode, method, path } = failure;
 	const { expected, came } = missing;
 	const answered = came.length === 0 ? 'without a body' : `with ${came.join(', ')}`;
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{ success: false, httpCode: statusCode, request: `${method} ${path}` },
 		{
@@ -301,6 +310,8 @@ export function doneWithoutResultError(
 			itemIndex,
 		},
 	);
+	doneErrors.add(error);
+	return error;
 }
 
 /**

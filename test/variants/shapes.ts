@@ -10,7 +10,7 @@ import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInb
 import { operationKey, operationsOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 import type { AnswerShape, Variants } from '../sandbox';
-import { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
+import { BODY_SHAPES, ERROR_SHAPES, PROBLEM_TITLE, PROXY_PAGE_TITLE, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
 
 /**
  * Where api-spec.md shows each endpoint's result (the documented literal, not the node's table):
@@ -67,6 +67,13 @@ export interface ShapeRow {
 	 */
 	outcome: 'same' | 'error' | 'done';
 	names?: RegExp[];
+	/**
+	 * For rows with `fault`: the statuses answered (400: an error status; 200: `success: false`)
+	 * and, per status, what the error must say (`names`) and must not (`never`).
+	 */
+	statuses?: number[];
+	namesFor?: (status: number) => RegExp[];
+	never?: (status: number) => RegExp[];
 }
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -153,14 +160,53 @@ function errorRow(shape: AnswerShape, endpoint: string, parameters: INodeParamet
 		fault: true,
 		outcome: 'error',
 		// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
-		names: [new RegExp(`\\(HTTP (400|200)\\): ${escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON)}$`, 'm')],
+		statuses: [400, 200],
+		namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON)}$`, 'm')],
 	};
 }
 
-export const SHAPE_ROWS: ShapeRow[] = OPERATIONS.flatMap(({ endpoint, parameters }) => {
+/** Hints about the user's inputs: only where the API's JSON answer was a decision about them. */
+const INPUT_HINTS = /Check the (values of this item|fields named|Name)|Options → Rename Sent Fields/;
+
+/** An error answered in a body other than the API's JSON (text, problem details, a proxy's page). */
+function bodyRow(shape: AnswerShape, endpoint: string, method: string, parameters: INodeParameters): ShapeRow {
+	const base = { shape, endpoint, variants: { shapes: { [endpoint]: shape } }, parameters, fault: true, outcome: 'error' as const };
+	const label = `${operationKey(parameters)} (${endpoint}) | ${shape}`;
+	switch (shape) {
+		case 'textPlain':
+			return {
+				...base,
+				label: `${label}: the text is the API's message, no hint about the inputs`,
+				statuses: [400, 200],
+				namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(REASON)}$`, 'm'), /The answer was not JSON \(text\/plain\)/],
+				never: () => [INPUT_HINTS],
+			};
+		case 'problemJson':
+			// Problem details under 200 would be a success body: only the error status applies.
+			return { ...base, label: `${label}: its title and detail`, statuses: [400], namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(`${PROBLEM_TITLE}: ${REASON}`)}$`, 'm')] };
+		default: {
+			const write = method !== 'GET' && !QUESTION_POSTS.includes(endpoint);
+			const unknown = /The node cannot tell whether this POST was carried out/;
+			return {
+				...base,
+				label: `${label}: a web page named by its title, pointing at the Base URL or a proxy${write ? ', whether it was done unknown' : ''}`,
+				statuses: [400, 200],
+				namesFor: (status) => [
+					new RegExp(`^The answer was a web page, not the API \\(HTTP ${status}\\): "${escape(PROXY_PAGE_TITLE)}"$`, 'm'),
+					/Base URL .*proxy/,
+					...(write && status === 200 ? [unknown] : []),
+				],
+				never: (status) => [INPUT_HINTS, ...(write && status === 200 ? [] : [unknown])],
+			};
+		}
+	}
+}
+
+export const SHAPE_ROWS: ShapeRow[] = OPERATIONS.flatMap(({ endpoint, method, parameters }) => {
 	if (!parameters) return [];
 	return [
 		...SUCCESS_SHAPES.map((shape) => successRow(shape, endpoint, parameters)),
 		...ERROR_SHAPES.map((shape) => errorRow(shape, endpoint, parameters)),
+		...BODY_SHAPES.map((shape) => bodyRow(shape, endpoint, method, parameters)),
 	].filter((row): row is ShapeRow => row !== undefined);
 });
