@@ -22,7 +22,7 @@ beforeEach(() => fixture.sandbox.reset());
 const registrationsReceived = (): number =>
 	fixture.sandbox.requests.filter((request) => request.method === 'POST' && request.path === REGISTER).length;
 
-function trigger(staticData?: IDataObject, webhookId = randomUUID()): TriggerInstance {
+function trigger(staticData?: IDataObject, webhookId: string = randomUUID()): TriggerInstance {
 	return new TriggerInstance({
 		parameters,
 		credentials: fixture.credentials,
