@@ -158,6 +158,14 @@ describe('the memory of writes stays bounded (writes.ts)', () => {
 		expect(sends).toBe(2);
 	});
 
+	test('an expired entry behind a newer one (the wall clock stepped back) is not answered from memory', async () => {
+		const start = 4_000_000_000;
+		await writeOnce(scope(0), { ...sent, url: '/first' }, accepted, start + 10_000);
+		// The clock stepped back 10 s: this entry expires before the one stored above.
+		await writeOnce(scope(1), { ...sent, url: '/second' }, accepted, start);
+		expect((await writeOnce(scope(1), { ...sent, url: '/second' }, accepted, start + EXPIRY_MS)).remembered).toBe(false);
+	});
+
 	test(`at most ${MAX_WRITES} entries: the oldest go first`, async () => {
 		const now = 2_000_000_000;
 		for (let item = 0; item < MAX_WRITES + 5; item++) await writeOnce(scope(item), sent, accepted, now);
