@@ -369,7 +369,15 @@ class SandboxServer implements Sandbox, ControlTarget {
 			this.inFlight--;
 			this.answered(record);
 		});
+		// 'reset-after' (faults.ts): handled as usual, then no answer.
+		let resetAfter = false;
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
+			if (resetAfter) {
+				record.status = 0;
+				req.socket.destroy();
+				this.answered(record);
+				return;
+			}
 			record.status = status;
 			// Variant: an API whose every error says only its default text.
 			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
@@ -395,6 +403,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.beforeHandle?.(record, this.current);
 		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
+		else if (fault?.kind === 'reset-after') resetAfter = true;
 		else if (fault) return this.applyFault(fault, req, res, record);
 
 		const denied = authError(req.headers.authorization, this.token);
