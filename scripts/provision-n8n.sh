@@ -3,7 +3,9 @@
 # (n8n's node_modules is ~2.9 GB), and reuses it when it is already there. Idempotent; safe to
 # run from several processes at once (one lock per install folder).
 #
-#   scripts/provision-n8n.sh [2|1|all|node24]     default: 2 (node24: only Node 24, for scripts/mutation.sh)
+#   scripts/provision-n8n.sh [2|1|all|node24|verdaccio]     default: 2 (node24: only Node 24, for
+#                                                           scripts/mutation.sh; verdaccio: the local
+#                                                           npm registry of the e2e install suite)
 #   N8N_CACHE_DIR=...                      default: ~/.cache/n8n-nodes-conversation-inbox
 #
 # Prints one line per provisioned version on stdout:
@@ -133,10 +135,29 @@ provision_n8n1() {
 	printf 'n8n %s: node=%s bin=%s\n' "$N8N1_VERSION" "$node" "$dir/node_modules/n8n/bin/n8n"
 }
 
+# verdaccio (the e2e suite's local npm registry, test/e2e/harness/registry.ts) is dev tooling like
+# n8n: installed here, never a devDependency. 6.10.x needs Node >= 22, so it runs on the cached
+# Node 24; its node-fetch 3 does not install here, so it is overridden to 2.7.0 (the API it uses
+# is the same).
+VERDACCIO_VERSION="6.10.4"
+provision_verdaccio() {
+	provision_node24
+	local home dir="$CACHE/verdaccio-$VERDACCIO_VERSION"
+	home="$(node24_home)"
+	local manifest="{\"private\":true,\"dependencies\":{\"verdaccio\":\"$VERDACCIO_VERSION\"},\"overrides\":{\"node-fetch\":\"2.7.0\"}}"
+	lock "$dir"
+	install_dir "$dir" "$manifest" keep PATH="$home/bin:$PATH" npm_config_nodedir="$home"
+	[[ -f "$dir/node_modules/verdaccio/bin/verdaccio" ]] || fail "verdaccio $VERDACCIO_VERSION is missing from $dir"
+	check_loads "$home/bin/node" "$dir" verdaccio
+	mark_ready "$dir" "$manifest"
+	printf 'verdaccio %s: node=%s bin=%s\n' "$VERDACCIO_VERSION" "$home/bin/node" "$dir/node_modules/verdaccio/bin/verdaccio"
+}
+
 case "$which" in
 	2) provision_n8n2 ;;
 	1) provision_n8n1 ;;
 	all) provision_n8n2; provision_n8n1 ;;
 	node24) provision_node24 ;;
-	*) fail "usage: $0 [2|1|all|node24]" ;;
+	verdaccio) provision_verdaccio ;;
+	*) fail "usage: $0 [2|1|all|node24|verdaccio]" ;;
 esac
