@@ -242,7 +242,7 @@ export function describeQueueInstall(): void {
 			const tarballs = during.filter((r) => tarballOf(RELEASED).test(r.path) && r.status === 200);
 			// One tarball per worker: each ran its own `npm pack`.
 			expect(tarballs.filter((r) => r.npmCommand === 'pack')).toHaveLength(2);
-			report(`workers A and B: ready with ${RELEASED} after ${secs(a.ms)} / ${secs(b.ms)} (both ${secs(bothMs)}; an n8n worker with the package copied in starts in about the same time as main); the front answered ${during.length} requests: ${describeRequests(during)}`);
+			report(`workers A and B: ready with ${RELEASED} after ${secs(a.ms)} / ${secs(b.ms)} (both ${secs(bothMs)}, install at start included); the front answered ${during.length} requests: ${describeRequests(during)}`);
 		}, 300_000);
 
 		test('executions of our node run on those workers', async () => {
