@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The bench's `bulk` case (issue 24): N items of a write operation (Tag → Remove From Contact, one
  * contact per item) in one execution of a real n8n, against the sandbox limited to R requests per

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The list cases of the benchmark (scripts/bench.ts, scripts/bench-scale.ts): the sandbox's seed,
  * our node's and the HTTP Request node's workflows for each list, one measured run in real n8n, and

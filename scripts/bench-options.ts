@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /** `--name N` from the command line of a bench script, or the fallback. */
 export function option(name: string, fallback: number): number {
 	const at = process.argv.indexOf(`--${name}`);

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Wall time of the node's Return All over the sandbox API with injected latency, through n8n-core's
  * real RoutingNode and real HTTP (no n8n server): tag contacts one page at a time vs. several at a

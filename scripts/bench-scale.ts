@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The scale case of the benchmark (`npm run bench -- --only scale`): Return All of 10 000 and
  * 100 000 tag contacts and of 20 000 chats, each in a fresh n8n (2.x, the packed package), against

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The performance benchmark (issues 8 and 16), in one real n8n (2.41.1) with the packed package,
  * against the sandbox API (10 000 contacts on one tag = 100 pages, 10 000 chats in one category = 10

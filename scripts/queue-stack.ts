@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * n8n 2.41.1 in queue mode with this package, on this machine (test/e2e/harness/queue-stack.ts):
  * PostgreSQL + Redis (Debian's packages, installed with apt-get when missing), main, 2 workers and

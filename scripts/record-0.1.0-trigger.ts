@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Records the 0.1.0 fixtures of the trigger. THE FIXTURES ARE FROZEN: they were recorded once, from
  * the build released as 0.1.0 (commit 74a8fad), and are never regenerated. This script refuses to

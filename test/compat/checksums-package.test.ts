@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The released 0.1.0 as npm packed it (test/fixtures/0.1.0/package/, packed once from commit 74a8fad;
  * the e2e install suite publishes it to its local registry and installs it before updating to

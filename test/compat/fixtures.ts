@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The frozen 0.1.0 fixtures of the action node (test/fixtures/0.1.0/action), for the jest test
  * (test/compat/released-0.1.0.test.ts) and the e2e suite (test/e2e/suites/compat-0.1.0.ts).

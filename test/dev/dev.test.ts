@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * `npm run dev` (scripts/dev.ts), the parts that need no n8n: the demo IDs it prints and the README
  * table that lists them, and the npm script that lets signals reach it. Its start and stop in real

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The first start shows progress (issue 26, item 6): test/e2e/harness/progress.ts, which `npm run
  * dev` and the e2e global setup use around scripts/provision-n8n.sh. Ticks come from a ticker the

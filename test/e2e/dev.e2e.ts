@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * `npm run dev` run the way a user runs it in the background: `npm run dev &`, then a signal to the
  * npm process (not to the script, not to the group). It must print the demo IDs and the real log

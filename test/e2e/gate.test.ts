@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * harness/gate.ts in a real jest run (a child jest over a sample suite): a suite switched off is
  * skipped outside CI and fails under CI=true, naming what is missing; a suite switched on runs.

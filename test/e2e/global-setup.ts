@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Once per e2e run, before any test file: build and pack the package, and provision every n8n
  * version the run selects (N8N_E2E_VERSIONS, default "2,1"). Cold, provisioning is the slow part

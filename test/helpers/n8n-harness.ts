@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Runs our nodes inside n8n-core's real execution machinery (RoutingNode, ExecuteContext,
  * HookContext, WebhookContext) without an n8n server. The only stand-in is the credentials

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Reading what a real API answers (issue 23; DESIGN.md, "Reading the API's answers"): each row of
  * the issue's table through n8n-core's RoutingNode against the sandbox's answer-shape switches

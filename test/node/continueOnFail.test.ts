@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEMO } from '../sandbox';

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The bounded pools of nodes/shared/pool.ts on their own: `runPool` (the template picker's checks)
  * and `fetchInOrder` (the pages of a list fetched ahead): order, bound, stop, failure, cancellation. Whether a rejection escapes unhandled cannot

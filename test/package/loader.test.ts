@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The package as n8n loads it: compiled with the build's own settings (tsconfig.build.json) and read
  * by n8n-core's PackageDirectoryLoader, which is what n8n runs for a community package without

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * `require('n8n-nodes-conversation-inbox')` as someone who embeds or tests the package does it: the
  * package compiled with the build's settings, packed by npm (only what `files` ships, `main` as

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * `npm install n8n-nodes-conversation-inbox` by hand (the README's By hand, and what Docker images
  * do) installs our package and nothing else: n8n-workflow is a peer that n8n provides, marked

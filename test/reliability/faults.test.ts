@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Faults injected by the sandbox (429 with Retry-After, 500/502/503, a response slower than the
  * timeout, a non-JSON body, success:false under 200, a reset) and a closed port, through n8n-core's

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Shared pieces of the reliability suite (not a test file). The node runs through n8n-core's real
  * RoutingNode via test/helpers/node-runner.ts, as n8n's loader prepares it (Request Options included).

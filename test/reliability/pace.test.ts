@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The API's pace (DESIGN.md; nodes/shared/pace.ts): bulk runs against a sandbox that limits each
  * token's rate (token bucket, 429 with or without Retry-After), through n8n-core's real RoutingNode

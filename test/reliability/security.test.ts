@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Security: the API token never leaks, pagination cannot be steered to another host, forged
  * webhook deliveries start nothing.

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * "Could not reach the API … nothing was sent" versus "may have carried out": a connection that
  * failed before the request was written (refused, unknown host) did nothing on the platform and is

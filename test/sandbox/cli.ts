@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 // `npm run sandbox` — the sandbox API server on a fixed port, with a request log.
 // Flags: --port (4010) --host (127.0.0.1) --token (sandbox-token) --contacts --templates --chats
 // --messages-per-chat --latency (ms) --minute-ms (60000) --async-delete-ms (2000) --quiet

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /** setTimeout with bookkeeping, so reset() and close() can cancel everything still pending. */
 export class Timers {
 	private readonly pending = new Set<NodeJS.Timeout>();

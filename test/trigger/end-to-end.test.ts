@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * End to end: the trigger registers through `create` (n8n-core's HookContext) with the URL of the
  * stand-in for n8n's webhook endpoint; the sandbox then simulates channel events and delivers

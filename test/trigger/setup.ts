@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).

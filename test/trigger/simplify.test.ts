@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Simplify (typeVersion 3, on by default): the flat item, from the sandbox's real deliveries
  * through the stand-in for n8n's webhook endpoint, and from payload shapes the spec does not rule

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * A headless Chromium for the browser check (suites/browser.ts): Debian's `/usr/bin/chromium`
  * (installed by scripts/install-chromium.sh, which the e2e global setup runs when n8n 2.x is

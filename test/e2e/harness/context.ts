@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * What every e2e suite shares for one n8n version: the sandbox API (in this process, on a free
  * port), n8n with our package (started once per test file), and helpers to run workflows.

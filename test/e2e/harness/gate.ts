@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * An e2e suite that can be switched off (an n8n version not selected, E2E_BROWSER=0, E2E_QUEUE=0).
  * On a developer's machine a suite switched off is skipped, with the reason in its title. Under

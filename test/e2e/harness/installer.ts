@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The package installed the ways users install it, against a local registry (registry.ts):
  *
@@ -90,7 +91,7 @@ export class EditorCalls {
 	/** How many executions of the workflow have finished with success (the Executions list, filtered). */
 	async successfulExecutions(workflowId: string): Promise<number> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['success'] }));
-		const page = await this.client.rest<{ results: Array<{ id: string; status: string }> }>('GET', `/executions?filter=${filter}&limit=250`);
+		const page = await this.client.rest<{ results: Array<{ id: string; status: string }> }>('GET', `/executions?filter=${filter}&limit=100`);
 		return page.results.filter((execution) => execution.status === 'success').length;
 	}
 }

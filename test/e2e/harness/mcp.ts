@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * n8n as an MCP server for the e2e suites: workflows with n8n's MCP Server Trigger and our tool
  * nodes, and a real MCP client (@modelcontextprotocol/sdk, Streamable HTTP) that talks to them.

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * One n8n server process: started on localhost ports with its own user folder, its output kept in
  * memory and in <userFolder>/n8n.log, stopped by its pid.

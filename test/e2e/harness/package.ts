@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The package as a user gets it: built, packed by npm (only what `files` ships), and installed into
  * an n8n user folder the way n8n's own community-package installer does it (n8n 2.x

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * A long step that shows it is alive: what it is doing and the time elapsed, at least every 10 s,
  * and how long it took at the end. On a terminal one line is rewritten in place; otherwise (CI,

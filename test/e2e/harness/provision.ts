@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Which n8n versions the harness knows, and how to get one installed: scripts/provision-n8n.sh
  * installs it into a cache outside the repo (idempotent, fast when already there) and prints

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * n8n 2.x in queue mode on this machine: PostgreSQL and Redis (./services), then one main process,
  * `workers` worker processes and one webhook processor, each with its own user folder holding our

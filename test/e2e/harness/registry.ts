@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * A local npm registry for the install suites: verdaccio on 127.0.0.1 (a free port), no uplinks
  * (it serves only what the test published: a package it lacks is a 404, as on a private registry

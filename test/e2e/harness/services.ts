@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The two services n8n's queue mode needs besides n8n: PostgreSQL (the database every n8n process
  * shares) and Redis (the Bull queue), from Debian's packages, each on its own free port on

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * n8n with our package, set up the way a newcomer would end up with it: an owner, an API key, and
  * a Conversation Inbox credential pointing at an API (the sandbox, or a real one). Used by the e2e

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Workflows for the harness: the repo's example workflows (examples/workflows/*.json, the same
  * files a user imports) and workflows built in code for the per-resource tests.

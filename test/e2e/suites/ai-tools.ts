@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The action node as an AI tool (n8n 2.x): n8n's MCP Server Trigger with five tool nodes of ours,
  * their parameters written the way the editor writes them ("Let the model define this parameter"),

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The trigger's simplified output in the real editor (n8n 2.x, headless Chromium): a new user
  * opens a new trigger node (typeVersion 3, Simplify on by default), clicks "Listen for test event",

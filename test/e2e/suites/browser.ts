@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The editor in a real browser (n8n 2.x only): headless Chromium (Debian's, driven by
  * playwright-core, see harness/browser.ts) logs in as the owner, opens the example workflows

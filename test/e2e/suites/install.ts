@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The package installed the ways users install it (issue 30), from a local registry holding the
  * released 0.1.0 (the frozen tarball, test/fixtures/0.1.0/package) and today's build as 0.2.0:

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The package on n8n's distributed engine (queue mode, harness/queue-stack.ts): main + 2 workers +
  * a webhook processor on Postgres and Redis. Every production request goes to the webhook

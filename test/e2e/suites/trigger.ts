@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The trigger in a real n8n: activation registers webhooks on the platform (the sandbox) with
  * n8n's production URL and our headers; deliveries start executions; forged ones do not and leave
