@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The public npm registry's name, for the processes the test starts and no others, leading to the
  * local test registry (registry.ts). n8n's community-packages service uses

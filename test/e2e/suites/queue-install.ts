@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Queue mode as users run it (issue 30): no process starts with the package. Main installs it
  * through n8n's installer (`POST /rest/community-packages`, what Settings → Community Nodes calls);
