@@ -141,6 +141,8 @@ export interface QueueStackOptions {
 	emptyNodes?: boolean;
 	/** runs every n8n process (N8nStartOptions.launcher) */
 	launcher?: string[];
+	/** extra environment per process, from its user folder (named `<role>-<n>`: main-1, webhook-2, worker-3, …) */
+	envFor?: (userFolder: string) => Record<string, string>;
 	/**
 	 * Runs once main is up and logged in, before the stack creates its credential (e.g. installs the
 	 * package through n8n's installer, without which the credential type is unknown).
@@ -238,19 +240,20 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				logLevel,
 				echo: options.echo,
 				launcher: options.launcher,
-				env: { ...shared, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+				env: { ...shared, ...options.envFor?.(mainFolder), N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 			});
 		const startWorker = async (again?: { userFolder: string; port: number }): Promise<N8nProcess> => {
 			const port = again?.port ?? (await freePort());
+			const folder = again?.userFolder ?? userFolder('worker');
 			const worker = await N8nProcess.start({
 				install,
-				userFolder: again?.userFolder ?? userFolder('worker'),
+				userFolder: folder,
 				port,
 				logLevel,
 				launcher: options.launcher,
 				command: 'worker',
 				args: [`--concurrency=${options.concurrency ?? 10}`],
-				env: { ...shared, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+				env: { ...shared, ...options.envFor?.(folder), QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
 			});
 			processes.push(worker);
 			workerLogs.push(worker);
@@ -261,6 +264,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		// (n8n's own; the others wait for it), so nothing needs main to be up first.
 		t = Date.now();
 		const mainFolder = userFolder('main');
+		const webhookFolder = userFolder('webhook');
 		let mainMs = 0;
 		const started = await Promise.allSettled([
 			startMain().then((m) => {
@@ -268,7 +272,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				mainMs = Date.now() - t;
 				return m;
 			}),
-			N8nProcess.start({ install, userFolder: userFolder('webhook'), port: webhookPort, logLevel, launcher: options.launcher, command: 'webhook', env: shared }).then((w) => {
+			N8nProcess.start({ install, userFolder: webhookFolder, port: webhookPort, logLevel, launcher: options.launcher, command: 'webhook', env: { ...shared, ...options.envFor?.(webhookFolder) } }).then((w) => {
 				processes.push(w);
 				return w;
 			}),

@@ -20,7 +20,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { DEMO, startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
@@ -72,6 +72,17 @@ function versionOnDisk(process: N8nProcess): string | undefined {
 }
 
 const tarballOf = (version: string): RegExp => new RegExp(`/-/${PACKAGE_NAME}-${version.replace(/\./g, '\\.')}\\.tgz$`);
+
+/**
+ * npm's user agent names the process that ran it (npm_config_user_agent, set per process through
+ * the stack's envFor), so the front can tell whose npm fetched what. n8n's own fetches say "node".
+ */
+const NPM_AGENT = 'npm/{npm-version} node/{node-version} n8n-e2e/';
+const processName = (p: N8nProcess): string => basename(p.userFolder);
+const npmOf = (p: N8nProcess) => (r: FrontRequest): boolean => r.userAgent === undefined ? false : r.userAgent.endsWith(` n8n-e2e/${processName(p)}`);
+/** the tarballs of `version` that `p`'s npm fetched (`npm pack`, HTTP 200) */
+const tarballsBy = (requests: FrontRequest[], p: N8nProcess, version: string): FrontRequest[] =>
+	requests.filter((r) => npmOf(p)(r) && r.npmCommand === 'pack' && tarballOf(version).test(r.path) && r.status === 200);
 const describeRequests = (requests: FrontRequest[]): string => requests.map((r) => `${r.method} ${r.path} ${r.status}${r.npmCommand ? ` (npm ${r.npmCommand})` : ' (n8n)'}`).join('; ');
 
 /** n8n logs this when its installer has (re)loaded a package, at start or on main's command. */
@@ -138,6 +149,7 @@ export function describeQueueInstall(): void {
 				emptyNodes: true,
 				launcher: theFront.launcher,
 				env: { ...theFront.env, N8N_REINSTALL_MISSING_PACKAGES: 'true' },
+				envFor: (folder) => ({ npm_config_user_agent: `${NPM_AGENT}${basename(folder)}` }),
 				log: report,
 				prepare: async (client: QueueClient) => {
 					const from = theFront.requests.length;
@@ -217,7 +229,7 @@ export function describeQueueInstall(): void {
 			expect(installAnswer?.installedNodes.map((n) => n.type).sort()).toEqual([`${PACKAGE_NAME}.conversationInbox`, `${PACKAGE_NAME}.conversationInboxTrigger`]);
 			expect(versionOnDisk(c.queue.main)).toBe(RELEASED);
 			// npm (n8n runs `npm pack`) fetched the released tarball through the front, over TLS.
-			expect(installRequests.filter((r) => r.npmCommand === 'pack' && tarballOf(RELEASED).test(r.path) && r.status === 200)).toHaveLength(1);
+			expect(tarballsBy(c.front.requests, c.queue.main, RELEASED)).toHaveLength(1);
 			report(`main: install ${RELEASED} took ${secs(installMs)}; the front answered ${installRequests.length} requests: ${describeRequests(installRequests)}`);
 		});
 
@@ -225,6 +237,7 @@ export function describeQueueInstall(): void {
 			const c = ctx();
 			await until('the webhook processor to install the package', () => (count(c.queue.webhook.log(), INSTALLED) >= 1 ? true : undefined), 60_000);
 			expect(versionOnDisk(c.queue.webhook)).toBe(RELEASED);
+			expect(tarballsBy(c.front.requests, c.queue.webhook, RELEASED)).toHaveLength(1);
 		});
 
 		test(`two workers that start with an empty .n8n/nodes and N8N_REINSTALL_MISSING_PACKAGES=true install ${RELEASED} themselves, from the registry`, async () => {
@@ -240,9 +253,8 @@ export function describeQueueInstall(): void {
 				expect(versionOnDisk(worker)).toBe(RELEASED);
 			}
 			const during = c.front.requests.slice(from);
-			const tarballs = during.filter((r) => tarballOf(RELEASED).test(r.path) && r.status === 200);
-			// One tarball per worker: each ran its own `npm pack`.
-			expect(tarballs.filter((r) => r.npmCommand === 'pack')).toHaveLength(2);
+			// Each worker's own npm fetched the tarball once (`npm pack`, as n8n runs it).
+			for (const { worker } of [a, b]) expect(tarballsBy(during, worker, RELEASED)).toHaveLength(1);
 			report(`workers A and B: ready with ${RELEASED} after ${secs(a.ms)} / ${secs(b.ms)} (both ${secs(bothMs)}, install at start included); the front answered ${during.length} requests: ${describeRequests(during)}`);
 		}, 300_000);
 
@@ -293,8 +305,9 @@ export function describeQueueInstall(): void {
 			const workerMs = Date.now() - t;
 			expect(versionOnDisk(worker)).toBe(NEXT);
 			const during = c.front.requests.slice(from);
-			// Main's and the running worker's `npm pack` (and the webhook processor's).
-			expect(during.filter((r) => r.npmCommand === 'pack' && tarballOf(NEXT).test(r.path) && r.status === 200).length).toBeGreaterThanOrEqual(2);
+			// Main's npm and the running worker's own npm each fetched the new tarball once.
+			expect(tarballsBy(during, c.queue.main, NEXT)).toHaveLength(1);
+			expect(tarballsBy(during, worker, NEXT)).toHaveLength(1);
 			const result = await probe(worker);
 			expect(result.behaves).toBe(NEXT);
 			report(`update: main answered in ${secs(updateMs)}; ${label(worker)} (running) had ${NEXT} loaded ${secs(workerMs)} after the call; the front answered ${during.length} requests: ${describeRequests(during)}`);
@@ -316,6 +329,7 @@ export function describeQueueInstall(): void {
 			// n8n 2.41.1 reinstalls at start only what is missing (checkForMissingPackages looks at
 			// whether the package's nodes loaded, not at their version): the old version stays.
 			expect(diskBefore).toBe(RELEASED);
+			expect(requests.filter(npmOf(again))).toEqual([]);
 			expect(reinstalled).toBe(false);
 			expect(result.behaves).toBe(RELEASED);
 		}, 300_000);
@@ -330,12 +344,22 @@ export function describeQueueInstall(): void {
 			const fresh = await startWorker('worker C (new, empty folder)', () => c.queue.startWorker());
 			expect(fresh.worker.startupLog()).toContain('Attempting to reinstall missing packages');
 			expect(versionOnDisk(fresh.worker)).toBe(NEXT);
-			expect(fresh.requests.filter((r) => r.npmCommand === 'pack' && tarballOf(NEXT).test(r.path) && r.status === 200)).toHaveLength(1);
+			expect(tarballsBy(fresh.requests, fresh.worker, NEXT)).toHaveLength(1);
+			expect(restarted.requests.filter(npmOf(restarted.worker))).toEqual([]);
 			const onFresh = await probe(fresh.worker);
 			expect(onFresh.behaves).toBe(NEXT);
 			report(`worker A restarted after the update: ready in ${secs(restarted.ms)}, ${versionOnDisk(restarted.worker)} on disk, probe → ${onRestarted.behaves}; worker C (empty folder): ready with ${NEXT} in ${secs(fresh.ms)}, probe → ${onFresh.behaves}`);
 			const all = c.front.requests;
-			report(`the front answered ${all.length} requests in all: ${all.filter((r) => r.npmCommand).length} from npm, ${all.filter((r) => !r.npmCommand).length} from n8n itself; tarballs ${RELEASED}: ${c.front.tarballs().filter((r) => tarballOf(RELEASED).test(r.path)).length}, ${NEXT}: ${c.front.tarballs().filter((r) => tarballOf(NEXT).test(r.path)).length}`);
+			const byProcess = new Map<string, number>();
+			for (const r of c.front.tarballs()) {
+				const who = /n8n-e2e\/(\S+)$/.exec(r.userAgent ?? '')?.[1] ?? 'unknown';
+				byProcess.set(who, (byProcess.get(who) ?? 0) + 1);
+			}
+			report(
+				`the front answered ${all.length} requests in all: ${all.filter((r) => r.npmCommand).length} from npm, ${all.filter((r) => !r.npmCommand).length} from n8n itself; ` +
+					`tarballs ${RELEASED}: ${c.front.tarballs().filter((r) => tarballOf(RELEASED).test(r.path)).length}, ${NEXT}: ${c.front.tarballs().filter((r) => tarballOf(NEXT).test(r.path)).length}; ` +
+					`tarballs per process (user folder): ${[...byProcess.entries()].map(([who, n]) => `${who} ${n}`).join(', ')}`,
+			);
 		}, 300_000);
 	});
 }
