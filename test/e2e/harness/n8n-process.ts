@@ -92,6 +92,11 @@ export interface N8nStartOptions {
 	command?: 'start' | 'worker' | 'webhook';
 	/** arguments after the command (e.g. --concurrency=10) */
 	args?: string[];
+	/**
+	 * A command that runs n8n (its arguments follow), e.g. registry-front.ts's `unshare` into a mount
+	 * namespace of its own. It must exec n8n in the end, so that n8n keeps the pid and process group.
+	 */
+	launcher?: string[];
 }
 
 /** The environment every harness-started n8n gets: localhost only, nothing phoned home. */
@@ -215,7 +220,8 @@ export class N8nProcess {
 		delete env.JEST_WORKER_ID;
 		const logStream = createWriteStream(join(options.userFolder, 'n8n.log'));
 		const command = options.command ?? 'start';
-		const child = spawn(options.install.node, [...(options.nodeArgs ?? []), options.install.bin, command, ...(options.args ?? [])], {
+		const [executable, ...args] = [...(options.launcher ?? []), options.install.node, ...(options.nodeArgs ?? []), options.install.bin, command, ...(options.args ?? [])];
+		const child = spawn(executable, args, {
 			cwd: options.userFolder,
 			env,
 			detached: true,

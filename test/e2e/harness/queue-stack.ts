@@ -104,6 +104,8 @@ export interface QueueStack {
 	asN8nStack(): N8nStack;
 	/** Starts one more worker (own user folder) and waits until it is ready. */
 	startWorker(): Promise<N8nProcess>;
+	/** Starts a worker again with its user folder and port (stopping it gracefully first if it runs); returns the new process. */
+	restartWorker(worker: N8nProcess): Promise<N8nProcess>;
 	/** Stops a worker: gracefully (SIGTERM) or, with `kill`, SIGKILL to its process group at once. */
 	stopWorker(worker: N8nProcess, kill?: boolean): Promise<void>;
 	/** Stops main gracefully and starts it again on the same port, user folder and database. */
@@ -132,6 +134,20 @@ export interface QueueStackOptions {
 	env?: Record<string, string>;
 	/** progress lines */
 	log?: (line: string) => void;
+	/**
+	 * Every process starts with an empty .n8n/nodes: the package gets there only through n8n's own
+	 * installer (suites/queue-install.ts). Default: the packed package is unpacked into each.
+	 */
+	emptyNodes?: boolean;
+	/** runs every n8n process (N8nStartOptions.launcher) */
+	launcher?: string[];
+	/** extra environment per process, from its user folder (named `<role>-<n>`: main-1, webhook-2, worker-3, …) */
+	envFor?: (userFolder: string) => Record<string, string>;
+	/**
+	 * Runs once main is up and logged in, before the stack creates its credential (e.g. installs the
+	 * package through n8n's installer, without which the credential type is unknown).
+	 */
+	prepare?: (client: QueueClient) => Promise<void>;
 }
 
 const rssKb = (pid: number): number => {
@@ -168,7 +184,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	let folderCount = 0;
 	const userFolder = (role: string): string => {
 		const folder = join(root, `${role}-${++folderCount}`);
-		installIntoUserFolder(folder, packed);
+		if (!options.emptyNodes) installIntoUserFolder(folder, packed);
 		return folder;
 	};
 	const stopAll = async (): Promise<void> => {
@@ -223,18 +239,21 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				port: mainPort,
 				logLevel,
 				echo: options.echo,
-				env: { ...shared, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+				launcher: options.launcher,
+				env: { ...shared, ...options.envFor?.(mainFolder), N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 			});
-		const startWorker = async (): Promise<N8nProcess> => {
-			const port = await freePort();
+		const startWorker = async (again?: { userFolder: string; port: number }): Promise<N8nProcess> => {
+			const port = again?.port ?? (await freePort());
+			const folder = again?.userFolder ?? userFolder('worker');
 			const worker = await N8nProcess.start({
 				install,
-				userFolder: userFolder('worker'),
+				userFolder: folder,
 				port,
 				logLevel,
+				launcher: options.launcher,
 				command: 'worker',
 				args: [`--concurrency=${options.concurrency ?? 10}`],
-				env: { ...shared, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+				env: { ...shared, ...options.envFor?.(folder), QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
 			});
 			processes.push(worker);
 			workerLogs.push(worker);
@@ -245,6 +264,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		// (n8n's own; the others wait for it), so nothing needs main to be up first.
 		t = Date.now();
 		const mainFolder = userFolder('main');
+		const webhookFolder = userFolder('webhook');
 		let mainMs = 0;
 		const started = await Promise.allSettled([
 			startMain().then((m) => {
@@ -252,7 +272,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				mainMs = Date.now() - t;
 				return m;
 			}),
-			N8nProcess.start({ install, userFolder: userFolder('webhook'), port: webhookPort, logLevel, command: 'webhook', env: shared }).then((w) => {
+			N8nProcess.start({ install, userFolder: webhookFolder, port: webhookPort, logLevel, launcher: options.launcher, command: 'webhook', env: { ...shared, ...options.envFor?.(webhookFolder) } }).then((w) => {
 				processes.push(w);
 				return w;
 			}),
@@ -267,6 +287,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		const client = new QueueClient(mainUrl, install.major, new N8nClient(webhookUrl, install.major));
 		if (await client.ownerIsSetUp()) await client.login(DEMO_OWNER.email, DEMO_OWNER.password);
 		else await client.setupOwner(DEMO_OWNER);
+		await options.prepare?.(client);
 		const apiKey = await client.createApiKey(`conversation-inbox queue ${new Date().toISOString()}`);
 		const credential = await client.createCredential({
 			name: 'Conversation Inbox account',
@@ -294,6 +315,12 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				const worker = await startWorker();
 				workers.push(worker);
 				return worker;
+			},
+			async restartWorker(worker) {
+				if (workers.includes(worker)) await stack.stopWorker(worker);
+				const again = await startWorker({ userFolder: worker.userFolder, port: worker.port });
+				workers.push(again);
+				return again;
 			},
 			async stopWorker(worker, kill = false) {
 				if (kill) process.kill(-worker.pid, 'SIGKILL');
