@@ -33,6 +33,14 @@ export interface SentField extends Target {
 	whenEmpty?: { reason: string; fix: string };
 	/** required when another field's value asks for it (checked first, so its reason is the one shown) */
 	requiredWhen?: RequiredWhen;
+	/** where prepare.ts reads the value: the parameter's name, or `<collection>.<name>` */
+	parameter: string;
+	/** the collection holding it: read only when the user added it */
+	collection?: string;
+	/** a resource locator's value is read without its mode */
+	extractValue: boolean;
+	/** the field's own display rules (beyond resource and operation): read only while they show it */
+	shownWhen?: INodeProperties['displayOptions'];
 }
 
 /** E.g. Specific Message is required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE. */
@@ -58,12 +66,25 @@ export function asField(spec: FieldSpec): Field {
 	return 'property' in spec ? spec : { property: spec, sent: [] };
 }
 
+/**
+ * The value is read by prepare.ts (`readSentFields`), once per item, as n8n's `routing.send` read it:
+ * n8n's engine reads a property with `routing` twice more per item (for the request and again for
+ * the Base URL), an expression evaluation each time (docs/performance.md).
+ */
 function sentField(location: Location, property: INodeProperties, check: Check, options: SendOptions): Field {
 	const key = options.key ?? property.name;
-	const target: SentField = { in: location, key, label: property.displayName, check, optional: false };
+	const target: SentField = {
+		in: location,
+		key,
+		label: property.displayName,
+		check,
+		optional: false,
+		parameter: property.name,
+		extractValue: property.extractValue !== undefined || property.type === 'resourceLocator',
+	};
+	if (property.displayOptions) target.shownWhen = property.displayOptions;
 	if (options.requiredWhen) target.requiredWhen = options.requiredWhen;
-	const send = { type: location === 'body' ? 'body' : 'query', property: key, propertyInDotNotation: false } as const;
-	return { property: { ...property, routing: { send } }, sent: [target] };
+	return { property, sent: [target] };
 }
 
 interface SendOptions {
@@ -211,7 +232,9 @@ function optionalCollection(displayName: string, name: string, placeholder: stri
 	const inner = fields.map(asField);
 	return {
 		property: { displayName, name, type: 'collection', placeholder, default: {}, options: inner.map((f) => f.property) },
-		sent: inner.flatMap((f) => f.sent.map((sent) => ({ ...sent, optional: true }))),
+		sent: inner.flatMap((f) =>
+			f.sent.map((sent) => ({ ...sent, optional: true, parameter: `${name}.${sent.parameter}`, collection: name })),
+		),
 	};
 }
 
