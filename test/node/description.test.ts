@@ -208,3 +208,66 @@ describe('node description', () => {
 		}
 	});
 });
+
+describe('escape hatch: extra query parameters and extra body fields, merged last', () => {
+	test('extra body fields replace node fields and add new ones', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: { ...VALID.tagCreate, name: 'Will be replaced', options: { extraBodyFields: '{"name": "From JSON", "color": "#ABCDEF"}' } },
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ name: 'From JSON', color: '#ABCDEF' });
+		expect(out[0].json).toMatchObject({ name: 'From JSON', color: '#ABCDEF' });
+	});
+
+	test('extra body fields given as an object by an expression', async () => {
+		await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'automation',
+				operation: 'delete',
+				automationTriggerId: DEMO.triggers.webhook.id,
+				options: { extraBodyFields: '={{ { reason: "cleanup" } }}' },
+			},
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			automationTriggerId: DEMO.triggers.webhook.id,
+			reason: 'cleanup',
+		});
+	});
+
+	test('extra query parameters are sent on every page; page offset and size stay the node\'s', async () => {
+		const out = await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'tag',
+				operation: 'getContacts',
+				tagId: DEMO.tags.big.id,
+				returnAll: true,
+				options: {
+					extraQueryParameters: {
+						parameter: [
+							{ name: 'includeParams', value: 'true' },
+							{ name: 'limit', value: '7' },
+						],
+					},
+				},
+			},
+		});
+		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
+			{ tagId: DEMO.tags.big.id, includeParams: 'true', offset: '0', limit: '100' },
+			{ tagId: DEMO.tags.big.id, includeParams: 'true', offset: '100', limit: '100' },
+		]);
+		expect(out).toHaveLength(150);
+	});
+
+	test('extra query parameters on a POST go to the query string', async () => {
+		await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'tag',
+				operation: 'create',
+				name: 'Q',
+				options: { extraQueryParameters: { parameter: [{ name: 'dryRun', value: 'false' }] } },
+			},
+		});
+		const request = onlyRequest(ctx.sandbox);
+		expect(request.query).toEqual({ dryRun: 'false' });
+		expect(request.body).toEqual({ name: 'Q' });
+	});
+});
