@@ -8,7 +8,7 @@ import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import { WIRE } from '../../nodes/shared/wireNames';
 import { DEMO } from '../sandbox';
 import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
-import { operationsOf } from '../helpers/operations';
+import { operationsOf, panelOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 
 const description = new ConversationInbox().description;
@@ -49,11 +49,7 @@ function optionOf(resource: string, operation: string): INodePropertyOptions {
 }
 
 function propertiesOf(resource: string, operation: string): INodeProperties[] {
-	return description.properties.filter(
-		(p) =>
-			p.displayOptions?.show?.resource?.includes(resource) &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
+	return panelOf(description, resource, operation);
 }
 
 /** Which endpoint each group of wireNames.ts names (its doc comment says the same). */

@@ -76,7 +76,7 @@ export function writeTarget(ctx: RuleContext, target: Target, value: unknown): v
 function shown(fn: IExecuteSingleFunctions, displayOptions: INodeProperties['displayOptions']): boolean {
 	const node = fn.getNode();
 	const property = { displayOptions } as INodeProperties;
-	return NodeHelpers.displayParameter(node.parameters, property, node, undefined, node.parameters);
+	return NodeHelpers.displayParameter(node.parameters, property, node, null, node.parameters);
 }
 
 /**
