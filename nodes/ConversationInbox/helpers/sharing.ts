@@ -172,16 +172,24 @@ function mergeCollections(members: Member[], existing: Set<string>, allVersions:
 	);
 	return collections.map((collection) => {
 		const shown = new Set(formsShowing(collection, TOP, allVersions).map(formKey));
-		const entries = members
-			.filter((member) => member.forms.some((form) => shown.has(formKey(form))))
-			.flatMap((member) => entriesOf(member, allVersions));
+		const owners = members.filter((member) => member.forms.some((form) => shown.has(formKey(form))));
+		const entries = owners.map((member) => entriesOf(member, allVersions));
 		const byName = new Map<string, Member[]>();
-		for (const entry of entries) byName.set(entry.property.name, [...(byName.get(entry.property.name) ?? []), entry]);
-		const options = [...byName.values()]
-			.flatMap((group) => merge(group, INSIDE, existing, allVersions))
-			.map((entry) => withoutEmptyDisplay(entry));
-		// Sorted by display name, as n8n lists a collection's options.
-		options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+		for (const entry of entries.flat()) byName.set(entry.property.name, [...(byName.get(entry.property.name) ?? []), entry]);
+		const merged = [...byName.values()].flatMap((group) => merge(group, INSIDE, existing, allVersions));
+		// Each operation's entries keep their order (n8n lists a collection's added entries so).
+		const ownerOf = (entry: Member): INodeProperties =>
+			merged.find(
+				(candidate) =>
+					same(ownPart(candidate, INSIDE), ownPart(entry.property, INSIDE)) &&
+					formsShowing(candidate, INSIDE, allVersions).some((form) => formKey(form) === formKey(entry.forms[0])),
+			) as INodeProperties;
+		const sequences = entries.map((list) => list.map(ownerOf));
+		const first = new Map<INodeProperties, number>();
+		sequences.flat().forEach((entry, index) => {
+			if (!first.has(entry)) first.set(entry, index);
+		});
+		const options = inEveryOrder([...first.keys()], sequences, first).map(withoutEmptyDisplay);
 		return { ...collection, options };
 	});
 }
