@@ -162,6 +162,16 @@ describe('node description', () => {
 		}
 	});
 
+	// n8n prepares every input item before any request leaves, without yielding; only Settings →
+	// Request Options → Batching pauses it (docs/performance.md), and only the user can set it.
+	test.each(CONTRACT)('%s %s: the notice above Options says which setting keeps n8n answering on a large input', (resource, operation) => {
+		const names = propertiesOf(resource, operation).map((p) => p.name);
+		expect(names.slice(-2)).toEqual(['largeInputNotice', 'options']);
+		const notice = propertiesOf(resource, operation).find((p) => p.name === 'largeInputNotice');
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayName).toMatch(/Settings → Request Options → Batching .*interval 1 ms.*the requests stay the same/);
+	});
+
 	test('every enum option carries a description', () => {
 		const enums = description.properties
 			.flatMap((p) => [p, ...((p.options ?? []) as INodeProperties[])])
