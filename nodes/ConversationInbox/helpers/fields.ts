@@ -116,7 +116,7 @@ export function targetOf(field: Field): Target {
 export const NAME_FIELD = {
 	placeholder: 'e.g. VIP Customer',
 	description:
-		'Name as shown in the platform: of the tag (1-255 characters, unique in the company; names are case-sensitive), of the bot integration, or of the trigger (1-255 characters)',
+		'Name as shown in the platform: of the tag (1-255 characters, unique in the company; names are case-sensitive), or of the bot integration',
 } as const;
 export const URL_FIELD = {
 	placeholder: 'e.g. https://example.com/hooks/inbox',
@@ -156,11 +156,11 @@ export const CHAT: INodeProperties = chatLocatorProperty({
 
 /**
  * The Integration picker of the operations that act on one integration: one property for all of
- * them (helpers/sharing.ts), so one text.
+ * them (helpers/sharing.ts), so one text. Template → Get Many keeps its own (n8n's display rules
+ * cannot show one property for it and not for Integration → Get Many).
  */
 export const INTEGRATION: INodeProperties = integrationLocatorProperty({
-	description:
-		'The channel integration (messaging line): pick it from the list or give its ID. For message templates, an official-channel integration (only those have templates).',
+	description: 'The channel integration (messaging line): pick it from the list or give its ID',
 });
 
 /**

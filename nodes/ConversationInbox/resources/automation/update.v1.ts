@@ -7,7 +7,7 @@ import {
 } from '../../../shared/constants';
 import { GET_INTEGRATIONS_METHOD, INTEGRATIONS_BY_NAME } from '../../../shared/integrationLocator';
 import { WIRE } from '../../../shared/wireNames';
-import { body, choice, idParameter, NAME_FIELD, sentWhenShown, WHERE_TO_FIND } from '../../helpers/fields';
+import { body, choice, idParameter, sentWhenShown, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { chatType, inAttendance, moveToQueue, needsMessage, needsTag, transferType } from './update';
@@ -43,8 +43,10 @@ export const automationUpdateV1 = defineOperation({
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: NAME_FIELD.placeholder,
-			description: NAME_FIELD.description,
+			// Its own property: version 2 has Name under Update Fields, and n8n's display rules cannot
+			// show one property for this form and the Create operations only.
+			placeholder: 'e.g. Welcome Message',
+			description: 'Name of the trigger, 1-255 characters',
 		}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
 		body({
 			displayName: 'Description',

@@ -1,8 +1,8 @@
 import { LIST_AT } from '../../../shared/answers';
 import { id, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
-import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
-import { choice, filters, INTEGRATION, query, returnAllAndLimit } from '../../helpers/fields';
+import { INTEGRATION_BY_NAME, integrationLocatorProperty } from '../../../shared/integrationLocator';
+import { choice, filters, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { AssumptionFailed } from '../../helpers/output';
 import type { ListSpec } from '../../helpers/paging';
@@ -37,7 +37,10 @@ export const templateGetAll = defineOperation({
 	wireNames: WIRE.templateList,
 	fields: [
 		query(
-			INTEGRATION,
+			integrationLocatorProperty({
+				description: 'The official-channel integration that owns the templates',
+				hint: 'Only official-channel integrations have message templates',
+			}),
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 			{ key: WIRE.templateList.integrationId },
 		),
