@@ -11,10 +11,11 @@ import type {
 	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
 import { networkError } from './errors';
+import { monotonicNow } from './clock';
 import { paceOf } from './pace';
 import { readAnswer } from './reading';
 import type { Attempt, RetryGate } from './retry';
@@ -106,6 +107,37 @@ export interface CallSettings {
 	timeoutSetting?: string;
 	/** secrets never quoted in an error (the API token) */
 	redact: string[];
+	/**
+	 * someone waits for it in the editor: it goes before every queued send (pace.ts). Default: the
+	 * calls of a manual execution's first item (its only one when one item is run by hand; n8n's
+	 * routing engine does not tell a single-item run from the first item of many).
+	 */
+	interactive?: boolean;
+}
+
+/** Whether a call is one someone waits for in the editor (CallSettings.interactive). */
+function isInteractive(context: Context, call: CallSettings): boolean {
+	if (call.interactive !== undefined) return call.interactive;
+	const getMode = (context as { getMode?: () => string }).getMode;
+	return call.itemIndex === 0 && typeof getMode === 'function' && getMode.call(context) === 'manual';
+}
+
+/** A send whose Timeout was spent waiting for the API's turn: nothing was sent. */
+function queueTimeoutError(context: Context, method: string, path: string, call: CallSettings): NodeApiError {
+	const setting = call.timeoutSetting ? ` If many items or executions share this credential, raise ${call.timeoutSetting}.` : '';
+	const message = `The API's turn did not come within ${call.timeoutMs} ms (timeout): nothing was sent`;
+	const error = new NodeApiError(
+		context.getNode(),
+		{ success: false, message: 'timeout', request: `${method} ${path}` },
+		{
+			message,
+			description: `${method} ${path} waited its turn behind other requests to this API (its pace) until its timeout was spent, so it was never sent and nothing was done on the platform.${setting}`,
+			httpCode: null as unknown as string,
+			itemIndex: call.itemIndex,
+		},
+	);
+	error.message = message;
+	return error;
 }
 
 /**
@@ -122,6 +154,7 @@ export async function sendRequest(
 	const node = context.getNode();
 	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
 	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
+	const interactive = isInteractive(context, call);
 	const attempt = async (sends: number): Promise<Attempt<IDataObject>> => {
 		// Fresh options and headers for every attempt: authentication writes the token into the
 		// headers, and a retry must send exactly the same query (offset, cursor) again.
@@ -136,8 +169,12 @@ export async function sendRequest(
 			timeout: call.timeoutMs,
 		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
-		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry waits).
-		const turn = await pace.turn(call.signal, sends > 1);
+		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry
+		// waits). Time queued counts toward the Timeout: the request gets what is left of it.
+		const deadline = monotonicNow() + call.timeoutMs;
+		const turn = await pace.turn(call.signal, { isRetry: sends > 1, interactive, deadline });
+		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
+		sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
 		try {
 			response = await turn.send(
 				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,
@@ -167,6 +204,8 @@ export interface ApiRequest {
 	body?: IDataObject;
 	qs?: IDataObject;
 	itemIndex?: number;
+	/** a picker's call: someone waits for it in the editor (CallSettings.interactive) */
+	interactive?: boolean;
 }
 
 /**
@@ -187,5 +226,6 @@ export async function inboxApiRequest(this: Context, request: ApiRequest): Promi
 		signal: cancelSignalOf(this),
 		timeoutMs: DEFAULT_TIMEOUT_MS,
 		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		interactive: request.interactive ?? false,
 	});
 }
