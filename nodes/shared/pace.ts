@@ -368,6 +368,7 @@ export function paceOf(baseUrl: string, token: string): ApiPace {
 		pace = new ApiPace();
 		paces.set(key, pace);
 	}
+	pace.lastUsed = now;
 	return pace;
 }
 
