@@ -81,6 +81,7 @@ describe('one request refused, the API accepting the others', () => {
 		// A cancel ends the refused item's wait at once (a wait of 60 s would time the test out).
 		controller.abort();
 		await running;
+		await reached(() => pace(sandbox).inFlight === 0);
 		expect(removals().filter((r) => phoneOf(r) === refusedPhone)).toHaveLength(1);
 	}, 60_000);
 });
@@ -129,6 +130,8 @@ describe('interactive calls never wait behind a bulk run', () => {
 		expect(sentMeanwhile).toBeLessThan(100);
 		controller.abort();
 		await bulk;
+		// What was on the wire at the cancel is answered before the next test resets the sandbox.
+		await reached(() => pace(sandbox).inFlight === 0);
 	}, 60_000);
 
 	test('a manual run of one item while 400 items of a trigger run wait on a 20/s API: done before the bulk run has sent 100 more', async () => {
@@ -145,5 +148,7 @@ describe('interactive calls never wait behind a bulk run', () => {
 		expect(sentMeanwhile).toBeLessThan(100);
 		controller.abort();
 		await bulk;
+		// What was on the wire at the cancel is answered before the next test resets the sandbox.
+		await reached(() => pace(sandbox).inFlight === 0);
 	}, 60_000);
 });

@@ -258,6 +258,8 @@ describe('the rate after a 429 (no Retry-After): 0.7 × what the API accepted, o
 		controller.abort();
 		later.release();
 		await running;
+		// The requests the sandbox held are answered before the next test resets it.
+		await reached(() => pace(sandbox).inFlight === 0);
 	});
 });
 
@@ -284,7 +286,11 @@ describe('a cancelled execution leaves nothing queued', () => {
 		expect(out).toHaveLength(1);
 		expect(removals()).toHaveLength(sentBeforeTheCancel + 1);
 		expect(removals().at(-1)?.body).toEqual({ phoneNumber: phones[49], tagIds: [BIG] });
-		expect(members()).toEqual(expect.arrayContaining(phones.slice(5, 49)));
+		// The 5 the API accepted before the cancel are removed; every other item of the cancelled run
+		// still has the tag (which items n8n's routing engine hands over first is its own affair).
+		const acceptedBefore = new Set(removals().slice(0, sentBeforeTheCancel).filter((r) => r.status === 200).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
+		expect(acceptedBefore.size).toBe(5);
+		expect(members()).toEqual(expect.arrayContaining(phones.slice(0, 49).filter((phone) => !acceptedBefore.has(phone))));
 	});
 
 	test('two executions wait out the same Retry-After and one is cancelled: the other still sends every item and is done', async () => {
