@@ -19,7 +19,8 @@ import { WaitLine } from './waitLine';
  * - Never stuck (DESIGN.md): a hold lasts only while the API refuses the others too (one probe per
  *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing;
  *   times are monotonic (clock.ts); a cancel takes its sends out at once, at any queue size; an
- *   interactive call never queues; time queued counts toward the send's Timeout (its deadline).
+ *   interactive call goes before every queued send, and its time queued counts toward its Timeout
+ *   (its deadline; transport.ts gives none to a bulk run's sends, which wait as the pace asks).
  * - Refusals of sends made before the last decrease belong to the same event.
  * - First come, first served, a retry first. A waiting send ends when its signal fires, leaving
  *   nothing queued or scheduled. A slot is held only while a request is on the wire, never while

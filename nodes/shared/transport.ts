@@ -124,14 +124,14 @@ function isInteractive(context: Context, call: CallSettings): boolean {
 
 /** A send whose Timeout was spent waiting for the API's turn: nothing was sent. */
 function queueTimeoutError(context: Context, method: string, path: string, call: CallSettings): NodeApiError {
-	const setting = call.timeoutSetting ? ` If many items or executions share this credential, raise ${call.timeoutSetting}.` : '';
+	const setting = call.timeoutSetting ? ` If a bulk run shares this credential, run this later or raise ${call.timeoutSetting}.` : '';
 	const message = `The API's turn did not come within ${call.timeoutMs} ms (timeout): nothing was sent`;
 	const error = new NodeApiError(
 		context.getNode(),
 		{ success: false, message: 'timeout', request: `${method} ${path}` },
 		{
 			message,
-			description: `${method} ${path} waited its turn behind other requests to this API (its pace) until its timeout was spent, so it was never sent and nothing was done on the platform.${setting}`,
+			description: `${method} ${path} waited for the API's turn (the API asked the node to hold its requests) until its timeout was spent, so it was never sent and nothing was done on the platform.${setting}`,
 			httpCode: null as unknown as string,
 			itemIndex: call.itemIndex,
 		},
@@ -170,11 +170,13 @@ export async function sendRequest(
 		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
 		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry
-		// waits). Time queued counts toward the Timeout: the request gets what is left of it.
-		const deadline = monotonicNow() + call.timeoutMs;
+		// waits). For an interactive call time queued counts toward the Timeout (the request gets what
+		// is left of it): someone waits for it. A bulk run's sends wait as long as the API's pace asks,
+		// or a run at the API's limit could not finish (1 000 items at 10/s queue for 100 s).
+		const deadline = interactive ? monotonicNow() + call.timeoutMs : undefined;
 		const turn = await pace.turn(call.signal, { isRetry: sends > 1, interactive, deadline });
 		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
-		sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
+		if (deadline !== undefined) sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
 		try {
 			response = await turn.send(
 				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,

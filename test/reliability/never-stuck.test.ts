@@ -86,69 +86,69 @@ describe('one request refused, the API accepting the others', () => {
 	}, 60_000);
 });
 
-describe('time spent queued counts toward Settings → Request Options → Timeout', () => {
-	test('30 items, Timeout 500 ms, the first 10 and the probe refused with Retry-After: 2: the 19 still queued fail as timed out in the queue, none of them sent; the others are done', async () => {
+describe('an interactive call: time spent queued counts toward Settings → Request Options → Timeout', () => {
+	test('a manual run of one item, Timeout 500 ms, while the API holds a 30-item run for 5 s (the first 10 and the probe refused with Retry-After: 5): it fails as timed out in the queue, never sent; the bulk run is done', async () => {
 		const { sandbox } = ctx;
-		const phones = members().slice(0, 30);
-		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 2, times: 11 });
+		const phones = members().slice(0, 31);
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 5, times: 11 });
 		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
-		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones), continueOnFail: true, timeoutMs: 500 });
+		const bulk = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones.slice(0, 30)), mode: 'trigger' });
 		await wave.waitFor(10);
 		wave.release();
-		const out = await running;
-		expect(out).toHaveLength(30);
-		const sent = new Set(removals().map(phoneOf));
-		const timedOut = out.filter((item) => item.json.error !== undefined);
-		expect(timedOut.map((item) => item.json.error)).toEqual(
-			Array.from({ length: 19 }, () => "The API's turn did not come within 500 ms (timeout): nothing was sent"),
-		);
-		for (const item of timedOut) {
-			expect(String(item.json.description)).toContain('raise Timeout under the node\'s Settings → Request Options');
-			expect(sent.has(phones[(item.pairedItem as { item: number }).item])).toBe(false);
-		}
-		// The 10 refused and the refused probe were sent again after their Retry-After, and done.
-		expect(out.filter((item) => item.json.error === undefined)).toHaveLength(11);
-		expect(removals().filter((r) => r.status === 200)).toHaveLength(11);
-	}, 30_000);
+		// The 10 and the hold's probe refused: the API holds every queued send for 5 s.
+		await sandbox.waitForRequests((requests) => requests.filter((r) => r.status === 429 && r.answeredSeq !== undefined).length === 11);
+		const error = await runError(sandbox, { parameters: removeBigTag, items: itemsFor([phones[30]]), mode: 'manual', timeoutMs: 500 });
+		expect(error.message).toBe("The API's turn did not come within 500 ms (timeout): nothing was sent");
+		expect(String(error.description)).toContain('raise Timeout under the node\'s Settings → Request Options');
+		expect(removals().filter((r) => phoneOf(r) === phones[30])).toEqual([]);
+		// A bulk run's sends are not timed out in the queue: all 30 are done after the hold.
+		const out = await bulk;
+		expect(out.filter((item) => item.error === undefined)).toHaveLength(30);
+	}, 60_000);
 });
 
 describe('interactive calls never wait behind a bulk run', () => {
 	const bulkOf = (count: number): string[] => members().slice(0, count);
 
-	test('a picker opened while 400 items wait on a 20/s API is answered before the bulk run has sent 100 more', async () => {
+	test('a picker opened while items of a 400-item run wait on a 20/s API is answered before the bulk run has sent half of what was queued before it', async () => {
 		const { sandbox } = ctx;
 		sandbox.setRateLimit({ perSecond: 20 });
 		const controller = new AbortController();
 		const bulk = runError(sandbox, { parameters: removeBigTag, items: itemsFor(bulkOf(400)), signal: controller.signal, mode: 'trigger' });
-		await reached(() => pace(sandbox).rate !== undefined && pace(sandbox).waiting > 200);
+		// n8n prepares 400 items for a while on a busy machine: waited for by what is queued, not by time.
+		await reached(() => pace(sandbox).rate !== undefined && pace(sandbox).waiting >= 60, 60_000);
+		const queued = pace(sandbox).waiting;
 		const before = removals().length;
 		const picker = loadOptionsContext(sandbox, { resource: 'integration', operation: 'disconnect' }, 'integrationId');
 		const found = await actionNode.methods.listSearch.searchIntegrations.call(picker);
 		const sentMeanwhile = removals().length - before;
 		expect(found.results.map((entry) => entry.value)).toEqual(expect.arrayContaining([DEMO.integrations.whatsapp.id]));
-		// Queued behind the bulk run it would have waited for 200 sends (10 s at 20/s).
-		expect(sentMeanwhile).toBeLessThan(100);
+		// Queued behind the bulk run it would have waited for every send queued before it (3 s and
+		// more at 20/s); going first, it waits for one free turn.
+		expect(sentMeanwhile).toBeLessThan(queued / 2);
 		controller.abort();
 		await bulk;
 		// What was on the wire at the cancel is answered before the next test resets the sandbox.
 		await reached(() => pace(sandbox).inFlight === 0);
-	}, 60_000);
+	}, 120_000);
 
-	test('a manual run of one item while 400 items of a trigger run wait on a 20/s API: done before the bulk run has sent 100 more', async () => {
+	test('a manual run of one item while 400 items of a trigger run wait on a 20/s API: done before the bulk run has sent half of what was queued before it', async () => {
 		const { sandbox } = ctx;
 		sandbox.setRateLimit({ perSecond: 20 });
 		const phones = bulkOf(401);
 		const controller = new AbortController();
 		const bulk = runError(sandbox, { parameters: removeBigTag, items: itemsFor(phones.slice(0, 400)), signal: controller.signal, mode: 'trigger' });
-		await reached(() => pace(sandbox).rate !== undefined && pace(sandbox).waiting > 200);
+		// n8n prepares 400 items for a while on a busy machine: waited for by what is queued, not by time.
+		await reached(() => pace(sandbox).rate !== undefined && pace(sandbox).waiting >= 60, 60_000);
+		const queued = pace(sandbox).waiting;
 		const before = removals().length;
 		const out = await run(sandbox, { parameters: removeBigTag, items: itemsFor([phones[400]]), mode: 'manual' });
 		const sentMeanwhile = removals().length - before;
 		expect((out[0].json.contact as { phoneNumber: string }).phoneNumber).toBe(phones[400]);
-		expect(sentMeanwhile).toBeLessThan(100);
+		expect(sentMeanwhile).toBeLessThan(queued / 2);
 		controller.abort();
 		await bulk;
 		// What was on the wire at the cancel is answered before the next test resets the sandbox.
 		await reached(() => pace(sandbox).inFlight === 0);
-	}, 60_000);
+	}, 120_000);
 });
