@@ -39,6 +39,8 @@ export interface SandboxOptions {
 	host?: string;
 	/** bearer token the API accepts; default 'sandbox-token' */
 	token?: string;
+	/** further bearer tokens it accepts (two credentials on one API: each its own rate-limit bucket) */
+	otherTokens?: string[];
 	/** sizes for the seeded data */
 	seed?: SeedOptions;
 	/** added to every /v2 request (default 0) */
@@ -136,14 +138,16 @@ const NON_JSON_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title>
 const errorBody = (message: string) => ({ success: false, message });
 
 /** null when the bearer token is right; otherwise why not (never echoing the token). */
-function authError(header: string | undefined, token: string): string | null {
+function authError(header: string | undefined, tokens: string[]): string | null {
 	if (!header) return 'missing Authorization header (expected "Bearer <token>")';
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!match) return 'the Authorization header must use the Bearer scheme';
 	const given = Buffer.from(match[1]);
-	const expected = Buffer.from(token);
-	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid API token';
-	return null;
+	const known = tokens.some((token) => {
+		const expected = Buffer.from(token);
+		return given.length === expected.length && timingSafeEqual(given, expected);
+	});
+	return known ? null : 'invalid API token';
 }
 
 /** A fault's custom error text; `{authorization}` becomes the request's Authorization header. */
@@ -396,7 +400,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault) return this.applyFault(fault, req, res, record);
 
-		const denied = authError(req.headers.authorization, this.token);
+		const denied = authError(req.headers.authorization, [this.token, ...this.options.otherTokens]);
 		if (denied) return send(401, errorBody(denied));
 		const refusal = this.rateLimit.take(req.headers.authorization ?? '');
 		if (refusal) return send(429, errorBody('Too many requests, retry later'), refusal);
@@ -461,6 +465,7 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		port: options.port ?? 0,
 		host: options.host ?? '127.0.0.1',
 		token: options.token ?? 'sandbox-token',
+		otherTokens: options.otherTokens ?? [],
 		seed: parseSeedOptions(options.seed),
 		latencyMs: checkMs('latencyMs', options.latencyMs ?? 0),
 		minuteMs: checkMs('minuteMs', options.minuteMs ?? 60_000),
@@ -471,7 +476,9 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		rateLimit: options.rateLimit,
 	};
 	if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) throw badRequest('port must be an integer between 0 and 65535');
-	if (resolved.token === '' || /\s/.test(resolved.token)) throw badRequest('token must be a non-empty string without spaces');
+	for (const token of [resolved.token, ...resolved.otherTokens]) {
+		if (token === '' || /\s/.test(token)) throw badRequest('token must be a non-empty string without spaces');
+	}
 	return resolved;
 }
 
