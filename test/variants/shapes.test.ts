@@ -8,9 +8,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
-import type { Fault } from '../sandbox';
 import { ERROR_SHAPES, SUCCESS_SHAPES } from '../sandbox';
-import { OPERATIONS, REASON, SHAPE_ROWS, SPEC_RESULT } from './shapes';
+import { OPERATIONS, SHAPE_ROWS, SPEC_RESULT } from './shapes';
 
 const ctx = useSandbox();
 
@@ -45,19 +44,13 @@ describe('the node under every answer shape: the same result, or an error naming
 			expect(withoutTimes(out)).toEqual(withoutTimes(expected));
 			return;
 		}
-		const faults: Array<Fault | undefined> = row.fault
-			? [
-					{ kind: 'status', status: 400, message: REASON, path: row.endpoint },
-					{ kind: 'success-false', message: REASON, path: row.endpoint },
-				]
-			: [undefined];
-		for (const fault of faults) {
+		for (const { fault, names } of row.faults ?? [{ fault: undefined, names: row.names ?? [] }]) {
 			sandbox.reset();
 			sandbox.setVariants(row.variants);
 			if (fault) sandbox.addFault(fault);
 			const error = await runNodeError(sandbox, { parameters: row.parameters });
 			const text = `${error.message}\n${String(error.description)}`;
-			for (const name of row.names ?? []) expect(text).toMatch(name);
+			for (const name of names) expect(text).toMatch(name);
 			expect(text).not.toContain('The API sent no message');
 		}
 	});

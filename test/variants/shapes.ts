@@ -9,7 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { operationKey, operationsOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
-import type { AnswerShape, Variants } from '../sandbox';
+import type { AnswerShape, Fault, Variants } from '../sandbox';
 import { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
 
 /**
@@ -50,11 +50,14 @@ export interface ShapeRow {
 	endpoint: string;
 	variants: Variants;
 	parameters: INodeParameters;
-	/** the error-shape rows answer with a 400, then with success:false under 200 (the shape writes the body) */
-	fault?: boolean;
+	/**
+	 * The error-shape rows answer with a 400, then with success:false under 200 (the shape writes the
+	 * body): each fault with what the error must name (its own status, not the other's).
+	 */
+	faults?: Array<{ fault: Fault; names: RegExp[] }>;
 	/**
 	 * same: the output equals the one under the spec's shape (the run without the switch);
-	 * error: the node fails with an error whose text matches every `names`.
+	 * error: the node fails with an error whose text matches every `names` (each fault's, with `faults`).
 	 */
 	outcome: 'same' | 'error';
 	names?: RegExp[];
@@ -89,9 +92,12 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 	const label = `${operationKey(parameters)} (${endpoint}) | ${shape}`;
 	switch (shape) {
 		case 'empty':
-		case 'noContent':
+		case 'noContent': {
 			if (result === null) return { ...base, label: `${label}: a success (the spec answers only success)`, outcome: 'same' };
-			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [/The API answered nothing \(HTTP 20[04]\)/, new RegExp(`expected ${escape(String(result))}`)] };
+			// The status the shape writes (shapes.ts): an empty 200, or a 204.
+			const status = shape === 'empty' ? 200 : 204;
+			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [new RegExp(`The API answered nothing \\(HTTP ${status}\\)`), new RegExp(`expected ${escape(String(result))}`)] };
+		}
 		case 'noSuccess':
 			return { ...base, label: `${label}: a success`, outcome: 'same' };
 		case 'otherEnvelope':
@@ -122,16 +128,20 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 }
 
 function errorRow(shape: AnswerShape, endpoint: string, parameters: INodeParameters): ShapeRow {
+	// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
+	const reason = escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON);
+	const naming = (status: number): RegExp[] => [new RegExp(`\\(HTTP ${status}\\): ${reason}$`, 'm')];
 	return {
 		label: `${operationKey(parameters)} (${endpoint}) | 400 and success:false with ${shape}: the API's whole explanation shown`,
 		shape,
 		endpoint,
 		variants: { shapes: { [endpoint]: shape } },
 		parameters,
-		fault: true,
+		faults: [
+			{ fault: { kind: 'status', status: 400, message: REASON, path: endpoint }, names: naming(400) },
+			{ fault: { kind: 'success-false', message: REASON, path: endpoint }, names: naming(200) },
+		],
 		outcome: 'error',
-		// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
-		names: [new RegExp(`\\(HTTP (400|200)\\): ${escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON)}$`, 'm')],
 	};
 }
 
