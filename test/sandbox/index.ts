@@ -24,3 +24,5 @@ export { seededId } from './ids';
 export * from './types';
 export { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from './shapes';
 export type { AnswerShape, AnswerShapes } from './shapes';
+export { SCRIPTED_TEXT } from './script';
+export type { ScriptedAnswer, ScriptedBody, ScriptedStatus } from './script';

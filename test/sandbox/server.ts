@@ -14,6 +14,7 @@ import { Holds, type Hold, type HoldFilter } from './holds';
 import { flatHeaders, parseJson, readBody, sendJson } from './http';
 import type { Effects, Route } from './routes';
 import { RateLimiter, type RateLimit } from './rateLimit';
+import { resetConnection, writeScripted, type ScriptedAnswer } from './script';
 import { parseSeedOptions, seedState, type SeedOptions } from './seed';
 import { createSimulator, emitConnectionStatus, type Simulator } from './simulate';
 import type { SandboxState } from './state';
@@ -82,6 +83,8 @@ export interface RecordedRequest {
 	seq: number;
 	/** the event counter when the answer was written (or the connection dropped); undefined while pending */
 	answeredSeq?: number;
+	/** the handler carried it out (answered 2xx), whatever the client then got (script.ts) */
+	carriedOut?: boolean;
 }
 
 export interface Sandbox {
@@ -106,6 +109,9 @@ export interface Sandbox {
 	/** Test hook: runs for every /v2 request after the latency, before faults and the handler
 	 *  (e.g. to change the state between two pages). Cleared by reset(). */
 	beforeHandle: ((request: RecordedRequest, state: SandboxState) => void) | undefined;
+	/** Test hook: the scripted answer to a /v2 request (script.ts), or undefined to answer as usual;
+	 *  asked after beforeHandle, before faults. Cleared by reset(). */
+	answerWith: ((request: RecordedRequest) => ScriptedAnswer | undefined) | undefined;
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
@@ -173,6 +179,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	inFlight = 0;
 	maxInFlight = 0;
 	beforeHandle: Sandbox['beforeHandle'];
+	answerWith: Sandbox['answerWith'];
 	readonly rateLimit: RateLimiter;
 
 	private current: SandboxState;
@@ -324,6 +331,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.variants = this.options.variants;
 		this.rateLimit.set(this.options.rateLimit);
 		this.beforeHandle = undefined;
+		this.answerWith = undefined;
 	}
 
 	waitForDeliveries(count: number, timeoutMs = 5000): Promise<Delivery[]> {
@@ -361,7 +369,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 	}
 
-	/** record → hold → latency → fault → auth → route → JSON body → handler. */
+	/** record → hold → latency → script → fault → auth → route → JSON body → handler. */
 	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
 		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now(), seq: ++this.events };
 		this.requests.push(record);
@@ -372,7 +380,17 @@ class SandboxServer implements Sandbox, ControlTarget {
 			this.inFlight--;
 			this.answered(record);
 		});
+		let scripted: ScriptedAnswer | undefined;
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
+			if (status >= 200 && status < 300) record.carriedOut = true;
+			// A script's answer to a request it let the handler carry out (script.ts).
+			if (scripted?.carriedOut && record.carriedOut && scripted.answer !== 'handler') {
+				record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
+				if (scripted.answer === 'reset') resetConnection(req);
+				else writeScripted(res, scripted.answer, body);
+				this.answered(record);
+				return;
+			}
 			record.status = status;
 			// Variant: an API whose every error says only its default text.
 			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
@@ -396,6 +414,16 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (this.closed) return;
 		await this.requestTimers.sleep(this.latencyMs);
 		this.beforeHandle?.(record, this.current);
+		scripted = this.answerWith?.(record);
+		if (scripted?.latencyMs) await this.requestTimers.sleep(scripted.latencyMs);
+		if (this.closed) return;
+		if (scripted && !scripted.carriedOut && scripted.answer !== 'handler') {
+			record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
+			if (scripted.answer === 'reset') resetConnection(req);
+			else writeScripted(res, scripted.answer);
+			this.answered(record);
+			return;
+		}
 		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault) return this.applyFault(fault, req, res, record);
