@@ -7,7 +7,7 @@
  * in-memory one of n8n-harness.ts.
  */
 import { Container } from '@n8n/di';
-import { ErrorReporter, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ErrorReporter, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, IRun, ITaskData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -65,11 +65,25 @@ function itemsNode(items: IDataObject[]): INodeType {
 	} as INodeType;
 }
 
+/**
+ * The node as n8n's server hands it to the engine: n8n's NodeTypes gives a declarative node an
+ * `execute` that runs RoutingNode in the execution's context (packages/cli/src/node-types.ts,
+ * `shouldAssignExecuteMethod`), so the node gets the execution's cancel signal. Without it,
+ * WorkflowExecute runs a declarative node in a context without that signal (`executeDeclarativeNodeInTest`).
+ */
+function asN8nServes(nodeType: INodeType): INodeType {
+	nodeType.execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const routingNode = new RoutingNode(this as ConstructorParameters<typeof RoutingNode>[0], nodeType);
+		return (await routingNode.runNode()) ?? [];
+	};
+	return nodeType;
+}
+
 export function startExecution(run: WorkflowRun): Execution {
 	// n8n's error reporter (Sentry in n8n) logs every node error to the console; the tests read the
 	// errors from the run instead.
 	(Container.get(ErrorReporter) as unknown as { report: () => void }).report = () => {};
-	const nodeType = loadedNode();
+	const nodeType = asN8nServes(loadedNode());
 	const type = `${PACKAGE_PREFIX}.conversationInbox`;
 	const { version, defaultVersion } = nodeType.description;
 	const node: INode = {

@@ -56,19 +56,12 @@ export interface Observation {
 	timersLeft: number;
 }
 
-/** The longest the node may wait on one Retry-After form (seconds ahead; the huge one not at all). */
-function waitOf(form: RetryAfterForm | undefined): number {
-	switch (form) {
-		case '1':
-			return 1000;
-		case 'date+1s':
-			return 2000;
-		case '86400':
-			return 0;
-		default:
-			// absent, 0, a decimal, negative, garbage or a past date: the backoff, or at most the decimal
-			return 500;
-	}
+/** The longest the node may wait on one Retry-After form (whole seconds up to the 60 s ceiling; beyond it not at all). */
+function waitOf(form: RetryAfterForm | `${number}` | undefined): number {
+	if (form === 'date+1s') return 2000;
+	if (form !== undefined && /^\d+$/.test(form)) return Number(form) <= 60 ? Number(form) * 1000 : 0;
+	// absent, a decimal, negative, garbage or a past date: the backoff, or at most the decimal
+	return 500;
 }
 
 function stepMs(step: Step, latencyMs: number): number {
@@ -93,7 +86,7 @@ export function boundOf(world: World): number {
 	return 4000 + tries * (scripted + items * 30 + own + limited);
 }
 
-function retryAfterValue(form: RetryAfterForm | undefined): string | undefined {
+function retryAfterValue(form: RetryAfterForm | `${number}` | undefined): string | undefined {
 	if (form === 'date+1s') return new Date(Date.now() + 1000).toUTCString();
 	if (form === 'date-past') return 'Wed, 21 Oct 2015 07:28:00 GMT';
 	return form;
@@ -142,7 +135,11 @@ function resultsOf(run: IRun): Pick<ExecutionResult, 'items' | 'error'> {
 	};
 }
 
+/** n8n never gives two executions one id: each world's executions get new ones. */
+let worldsPlayed = 0;
+
 export async function play(sandbox: Sandbox, world: World): Promise<Observation> {
+	worldsPlayed++;
 	sandbox.reset();
 	forgetPaces();
 	sandbox.setLatency(world.latencyMs);
@@ -192,7 +189,7 @@ export async function play(sandbox: Sandbox, world: World): Promise<Observation>
 					items: Array.from({ length: plan.items }, (_, item) => ({ name: itemName(index, item) })),
 					credentials: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
 					settings: plan.settings,
-					executionId: `property-${index}`,
+					executionId: `property-${worldsPlayed}-${index}`,
 				}),
 			);
 		});

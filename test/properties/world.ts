@@ -19,7 +19,7 @@ export type RetryAfterForm = (typeof RETRY_AFTERS)[number];
 /** What the API does with one receipt of a write, and what the client gets. */
 export type Step =
 	/** the API refuses without doing anything: an answer with this status */
-	| { kind: 'refuse'; status: number; body: ScriptedBody; retryAfter?: RetryAfterForm; latencyMs: number }
+	| { kind: 'refuse'; status: number; body: ScriptedBody; retryAfter?: RetryAfterForm | `${number}`; latencyMs: number }
 	/** the connection drops once the request has arrived, nothing done */
 	| { kind: 'reset'; latencyMs: number }
 	/** the API carries it out, then answers with this status (a 2xx in various forms, or a 5xx of a proxy) */
