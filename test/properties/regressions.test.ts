@@ -28,15 +28,15 @@ async function played(world: World): Promise<Observation> {
 	return observed;
 }
 
-describe('issue 29, row 1: Retry On Fail (3 tries) on Tag → Create, 5 items, one answered 502', () => {
+describe('issue 29, row 1: Retry On Fail (3 tries) on Tag → Create, 5 items, the first answered 502 (n8n retries a continuing node only when its first item failed)', () => {
 	test.each(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const)('On Error %s: each of the 4 accepted tags is received once', async (onError) => {
 		const world: World = {
 			executions: [{ items: 5, settings: { ...RETRY_3, onError } }],
-			scripts: [{ execution: 0, item: 4, steps: [refuse(502), refuse(502), refuse(502)] }],
+			scripts: [{ execution: 0, item: 0, steps: [refuse(502), refuse(502), refuse(502)] }],
 			latencyMs: 0,
 		};
 		const observed = await played(world);
-		expect(receiptsOf(observed, 0, 5).slice(0, 4)).toEqual([1, 1, 1, 1]);
+		expect(receiptsOf(observed, 0, 5).slice(1)).toEqual([1, 1, 1, 1]);
 	});
 });
 
