@@ -39,6 +39,8 @@ export interface ExecutionResult {
 	error?: { text: string; itemIndex?: number };
 	/** the receipt count (`seq`) at which the cancel was made */
 	cancelledAtSeq?: number;
+	/** ms from the cancel until the execution ended (undefined: not cancelled, or it did not end) */
+	endedAfterCancelMs?: number;
 	/** abort listeners left on the execution's signal once it ended */
 	listenersLeft: number;
 }
@@ -83,7 +85,8 @@ export function boundOf(world: World): number {
 	const own = Math.ceil(items / 10) * (world.latencyMs + 20);
 	const limited = world.rateLimit ? Math.ceil(items / world.rateLimit.perSecond) * 1000 + 3 * 1000 : 0;
 	// n8n prepares every item before its request leaves (about 15 ms an item here, twice in a slow moment).
-	return 4000 + tries * (scripted + items * 30 + own + limited);
+	// Never above 45 s: a wait the node would end early (a cancel) must not hide a stuck run.
+	return Math.min(45_000, 4000 + tries * (scripted + items * 30 + own + limited));
 }
 
 function retryAfterValue(form: RetryAfterForm | `${number}` | undefined): string | undefined {
@@ -160,6 +163,8 @@ export async function play(sandbox: Sandbox, world: World): Promise<Observation>
 	const writesOf = new Map<number, number>();
 	const executions: Execution[] = [];
 	const cancelledAt = new Map<number, number>();
+	const cancelMoment = new Map<number, number>();
+	const endMoment = new Map<number, number>();
 	let writes = 0;
 	sandbox.answerWith = (request) => {
 		const name = request.path === CREATE_PATH ? nameOf(request) : undefined;
@@ -172,6 +177,7 @@ export async function play(sandbox: Sandbox, world: World): Promise<Observation>
 		const plan = world.executions[execution];
 		if (plan?.cancelAfter === count && !cancelledAt.has(execution)) {
 			cancelledAt.set(execution, request.seq);
+			cancelMoment.set(execution, performance.now());
 			executions[execution].cancel();
 		}
 		const receipt = receipts.get(name) ?? 0;
@@ -194,7 +200,12 @@ export async function play(sandbox: Sandbox, world: World): Promise<Observation>
 			);
 		});
 		const runs: Array<IRun | undefined> = world.executions.map(() => undefined);
-		const all = Promise.all(executions.map(async (execution, index) => (runs[index] = await execution.done)));
+		const all = Promise.all(
+			executions.map(async (execution, index) => {
+				runs[index] = await execution.done;
+				endMoment.set(index, performance.now());
+			}),
+		);
 		let deadline: NodeJS.Timeout | undefined;
 		const ended = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(false), boundMs)))]);
 		clearTimeout(deadline);
@@ -214,6 +225,7 @@ export async function play(sandbox: Sandbox, world: World): Promise<Observation>
 					status: ended ? run?.status : undefined,
 					...(run ? resultsOf(run) : { items: [] }),
 					...(cancelledAt.has(index) && { cancelledAtSeq: cancelledAt.get(index) }),
+					...(cancelMoment.has(index) && endMoment.has(index) && { endedAfterCancelMs: (endMoment.get(index) ?? 0) - (cancelMoment.get(index) ?? 0) }),
 					listenersLeft: getEventListeners(execution.signal, 'abort').length,
 				};
 			}),

@@ -102,13 +102,19 @@ describe('issue 29: never stuck', () => {
 		expect(receiptsOf(observed, 0, 3)).toEqual([2, 1, 1]);
 	});
 
-	test('a cancel while 300 sends wait out a Retry-After: no uncaught error, the run ends, nothing left', async () => {
+	test('a cancel while 300 sends wait out a Retry-After: no uncaught error, the run ends, nothing sent again, nothing left', async () => {
+		// Every first answer is a 429 with Retry-After: 30, so the API refuses them all and the sends
+		// wait (the refused ones on their Retry-After, the others in the queue); the cancel comes with
+		// the 5th write.
 		const world: World = {
-			executions: [{ items: 300, settings: { ...RETRY_3, retryOnFail: false, onError: 'continueRegularOutput' }, cancelAfter: 1 }],
-			scripts: [{ execution: 0, item: 0, steps: [refuse(429, { retryAfter: '30' })] }],
+			executions: [{ items: 300, settings: { ...RETRY_3, retryOnFail: false, onError: 'continueRegularOutput' }, cancelAfter: 5 }],
+			scripts: Array.from({ length: 300 }, (_, item) => ({ execution: 0, item, steps: [refuse(429, { retryAfter: '30' })] })),
 			latencyMs: 0,
 		};
 		const observed = await played(world);
 		expect(observed.executions[0].status).toBe('canceled');
-	});
+		// No refused send is sent again: each waited out its Retry-After until the cancel ended it.
+		expect(Math.max(...receiptsOf(observed, 0, 300))).toBe(1);
+		expect(observed.timersLeft).toBe(0);
+	}, 90_000);
 });
