@@ -18,6 +18,7 @@ import {
 } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
+import { wasDone } from '../shared/errors';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
 import {
@@ -80,6 +81,19 @@ function webhookUrlOf(context: IHookFunctions): string {
 		});
 	}
 	return url;
+}
+
+/**
+ * Registers one webhook. Any 2xx the API sent counts as registered (DESIGN.md, "Reading the API's
+ * answers"), with or without the webhook in it: the platform has it, and registering it again
+ * would deliver every event twice. The registration is recorded by the caller.
+ */
+async function register(context: IHookFunctions, body: IDataObject): Promise<void> {
+	const failure = await inboxApiRequest
+		.call(context, { method: 'POST', path: '/integration/webhook/create', body })
+		.then(() => undefined, (error: unknown) => error as Error);
+	// The request path's own NodeApiError, passed on unchanged.
+	if (failure !== undefined && !wasDone(failure)) throw failure;
 }
 
 /** The node's secret for registering; fails before any request when the token is missing. */
@@ -318,11 +332,7 @@ export class ConversationInboxTrigger implements INodeType {
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
-					await inboxApiRequest.call(this, {
-						method: 'POST',
-						path: '/integration/webhook/create',
-						body,
-					});
+					await register(this, body);
 					const fingerprint = fingerprintOf(config, event);
 					state.registrations.push({ url, event, fingerprint, secretTag: secretTag(secret) });
 					// Saved after each call, so a failure later in the loop keeps what exists.

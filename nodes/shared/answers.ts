@@ -29,6 +29,29 @@ export const PAYLOAD_AT = {
 	'/user/list': 'data.users',
 } as const satisfies Readonly<Record<string, string | null>>;
 
+/**
+ * Writes whose output IS what they created (DESIGN.md, "A 2xx to a write is done"): an answer
+ * without it is done, but the item fails, since its main value (the new ID) is missing; the message
+ * says so and where to find it (`find`). Other writes without their payload give what is known.
+ */
+export const CREATED_AT: Readonly<Record<string, { what: string; find: string }>> = {
+	'/tag/create': {
+		what: "the new tag's ID",
+		find: 'The API has no endpoint that lists tags: find the tag by its Name on the platform. Do not run this item again: the name is taken now, so the API would refuse it (HTTP 409).',
+	},
+	'/automation/integration-bot/create': {
+		what: "the new bot integration's ID",
+		find: 'Find it on the platform by the name you gave it. Running this item again would create a second one.',
+	},
+	'/integration/webhook/create': {
+		what: "the new webhook's ID",
+		find: 'The API has no endpoint that lists webhooks: see it on the platform. Running this item again would register a second webhook (every event would then be delivered twice).',
+	},
+};
+
+/** POST endpoints that only answer a question and change nothing: their answers are read as reads. */
+export const QUESTIONS: ReadonlySet<string> = new Set(['/integration/validate-chat-phone-number']);
+
 /** Where each list lives in the API's answers, for the operations and the pickers. */
 export const LIST_AT = {
 	tagContacts: PAYLOAD_AT['/tag/list-contacts'],

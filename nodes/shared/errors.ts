@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { QUESTIONS } from './answers';
 import { causesOf, DEFAULT_RETRY_POLICY, describeNetworkError, NOTHING_SENT_MESSAGE } from './retry';
 
 /** What we know about a failed API call; never holds request headers (the token lives there). */
@@ -110,16 +111,44 @@ function textsOf(value: unknown): string[] {
 	return texts.map((text) => (text.startsWith(field) ? text : `${field}: ${text}`));
 }
 
+/** Characters of a text answer quoted as the API's message. */
+export const TEXT_MESSAGE_LENGTH = 300;
+
+/** True when a text answer is a web page (by its Content-Type, or by its start when that is absent). */
+export function isWebPage(body: unknown, contentType?: string): boolean {
+	if (typeof body !== 'string') return false;
+	if (contentType !== undefined && /html/i.test(contentType)) return true;
+	return /^\s*(<!doctype html|<html[\s>])/i.test(body);
+}
+
+/** The `<title>` of a web page (whitespace collapsed, at most 100 characters); undefined without one. */
+export function pageTitle(page: string): string | undefined {
+	const match = /<title[^>]*>([^<]*)<\/title>/i.exec(page);
+	const title = match?.[1].replace(/\s+/g, ' ').trim();
+	return title ? title.slice(0, 100) : undefined;
+}
+
 /**
  * The API's explanation, whatever its shape (DESIGN.md, "Reading the API's answers"): `message` as
  * text or list, `error` as text or `{message}`, `errors[]` of texts or `{message}`; every distinct
- * text, in that order, joined with "; ". Undefined when the body carries none.
+ * text, in that order, joined with "; "; else `application/problem+json`'s `title` and `detail`. A
+ * text body is the message itself (its first TEXT_MESSAGE_LENGTH characters); a web page is not
+ * the API's (apiError names its title). Undefined when the body carries none.
  */
-export function apiMessage(body: unknown): string | undefined {
+export function apiMessage(body: unknown, contentType?: string): string | undefined {
+	if (typeof body === 'string') {
+		if (isWebPage(body, contentType)) return undefined;
+		const text = body.replace(/\s+/g, ' ').trim();
+		if (text === '') return undefined;
+		return text.length > TEXT_MESSAGE_LENGTH ? `${text.slice(0, TEXT_MESSAGE_LENGTH)}…` : text;
+	}
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const { message, error, errors } = body as JsonObject;
+	const { message, error, errors, title, detail } = body as JsonObject;
 	const texts = [...new Set([...textsOf(message), ...textsOf(error), ...textsOf(errors)])];
-	return texts.length > 0 ? texts.join('; ') : undefined;
+	if (texts.length > 0) return texts.join('; ');
+	// RFC 9457 problem details: a short title, and the detail of this occurrence.
+	const problem = [...new Set([...textsOf(title), ...textsOf(detail)])];
+	return problem.length > 0 ? problem.join(': ') : undefined;
 }
 
 /** True when the body is a parsed JSON object or array (not text, not nothing). */
@@ -137,47 +166,62 @@ const NOT_ABOUT_THE_REQUEST = new Set([401, 403, 429]);
  */
 export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): NodeApiError {
 	const notJson = !isJsonBody(failure.body) && failure.body !== undefined && failure.body !== '';
+	const webPage = isWebPage(failure.body, failure.contentType);
 	const { statusCode, hints } = failure;
+	const write = failure.method.toUpperCase() !== 'GET' && !QUESTIONS.has(failure.path);
 	let { headline, hint } = headlineFor(statusCode);
-	if (notJson && statusCode < 300) {
+	// Hints about the user's inputs only where the API's JSON answer was a decision about them.
+	const ownHints = notJson ? undefined : hints;
+	if (webPage) {
+		headline = 'The answer was a web page, not the API';
+		hint = 'Check that the Base URL in the credential points at the API (ending in /v2), not at a web page; a proxy, firewall or login page between n8n and the API answers like this.';
+	} else if (notJson && statusCode < 300) {
 		headline = 'The API answered with something other than JSON';
 		hint = 'Check that the Base URL in the credential points at the API (ending in /v2), not at a web page, a proxy or a login page.';
+	} else if (notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
+		hint = 'The answer was plain text, not the API\'s JSON: the text above is all it said. If it does not explain the failure, check that the Base URL in the credential points at the API (ending in /v2) and that no proxy answers in its place.';
 	}
-	const raw = apiMessage(failure.body);
+	const raw = apiMessage(failure.body, failure.contentType);
 	const message = raw === undefined ? undefined : redactText(raw, failure.redact);
-	if (statusCode === 404 && (message === undefined || notJson)) {
+	const title = webPage ? pageTitle(failure.body as string) : undefined;
+	if (statusCode === 404 && message === undefined && !webPage) {
 		// No answer of the API's own: most likely the address is wrong.
 		hint = 'The address did not answer as the API does: check that the Base URL in the credential ends in /v2.';
-	} else if (hints?.byStatus?.[statusCode] !== undefined) {
-		hint = hints.byStatus[statusCode] as string;
+	} else if (ownHints?.byStatus?.[statusCode] !== undefined) {
+		hint = ownHints.byStatus[statusCode] as string;
 	}
 	const parts: string[] = [];
 	const noReason = message === undefined || message.trim() === DEFAULT_API_ERROR_TEXT;
-	if (message === undefined) parts.push('The API sent no message.');
+	if (webPage) parts.push(`The answer was a web page${title === undefined ? '' : ` titled "${redactText(title, failure.redact)}"`}, not an answer of the API.`);
+	else if (message === undefined) parts.push('The API sent no message.');
 	else if (noReason) parts.push(DEFAULT_TEXT_MEANING);
 	if (notJson) parts.push(`The answer was not JSON${failure.contentType ? ` (${failure.contentType.split(';')[0].trim()})` : ''}.`);
 	parts.push(`${failure.method} ${failure.path} answered HTTP ${statusCode}.`);
-	if (noReason && hints?.noReason && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
-		parts.push(hints.noReason);
+	if (noReason && ownHints?.noReason && !NOT_ABOUT_THE_REQUEST.has(statusCode) && statusCode < 500) {
+		parts.push(ownHints.noReason);
 	} else {
 		parts.push(hint);
 	}
+	if (write && notJson && statusCode < 300) {
+		parts.push(`The node cannot tell whether this ${failure.method.toUpperCase()} was carried out (the answer is not the API's): check on the platform before running it again.`);
+	}
 	const requestError =
 		!notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && ![404, 409].includes(statusCode) && statusCode < 500;
-	const named = requestError && message !== undefined ? namesIn(message, hints?.assumedNames) : [];
+	const named = requestError && message !== undefined ? namesIn(message, ownHints?.assumedNames) : [];
 	if (named.length > 0) {
 		parts.unshift(
 			`The API's message names ${named.map((name) => `"${name}"`).join(', ')}, which the node sends under a name it assumes: the API most likely calls it otherwise.`,
 		);
 	}
-	if (requestError && hints?.assumptions) parts.push(hints.assumptions);
+	if (requestError && ownHints?.assumptions) parts.push(ownHints.assumptions);
 	const response: JsonObject = {
 		success: false,
 		httpCode: statusCode,
 		request: `${failure.method} ${failure.path}`,
 	};
+	const shown = message ?? (title === undefined ? undefined : `"${redactText(title, failure.redact)}"`);
 	return new NodeApiError(node, response, {
-		message: `${headline} (HTTP ${statusCode})${message === undefined ? '' : `: ${message}`}`,
+		message: `${headline} (HTTP ${statusCode})${shown === undefined ? '' : `: ${shown}`}`,
 		description: parts.join(' '),
 		httpCode: String(statusCode),
 		itemIndex,
@@ -206,8 +250,8 @@ export interface MissingPayload {
 }
 
 /**
- * A 2xx answer without the payload the spec names: an empty body (or 204) where the spec shows a
- * payload, or a body whose key is absent. Never an empty list or an item without the resource.
+ * A 2xx answer to a read without the payload the spec names: an empty body (or 204) where the spec
+ * shows a payload, or a body whose key is absent. Never an empty list or an item without the resource.
  */
 export function missingPayloadError(
 	node: INode,
@@ -225,13 +269,67 @@ export function missingPayloadError(
 		? `${method} ${path} answered HTTP ${statusCode} without a body; expected ${expected}.`
 		: `${method} ${path} answered HTTP ${statusCode}; expected ${expected}; the answer has ${came.join(', ')}.`;
 	const then =
-		method === 'GET'
-			? 'The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.'
-			: 'The request may have been carried out: check on the platform before running it again. No output was produced for this item.';
+		'The node does not guess where the API put it, so that a missing result is never shown as an empty one. No output was produced for this item.';
 	return new NodeApiError(
 		node,
 		{ success: false, httpCode: statusCode, request: `${method} ${path}` },
 		{ message, description: `${what} ${then}`, httpCode: String(statusCode), itemIndex },
+	);
+}
+
+/** The errors of writes the API did carry out (doneWithoutResultError). */
+const doneErrors = new WeakSet<Error>();
+
+/** True when `error` says the API carried out the write, and only its result is missing. */
+export function wasDone(error: unknown): boolean {
+	return error instanceof Error && doneErrors.has(error);
+}
+
+/**
+ * A 2xx to a write that creates something, without the thing (its ID): the write WAS done
+ * (DESIGN.md, "A 2xx to a write is done"); the item fails only because its main value is missing,
+ * and says where to find it.
+ */
+export function doneWithoutResultError(
+	node: INode,
+	failure: Pick<ApiFailure, 'statusCode' | 'method' | 'path'>,
+	missing: MissingPayload,
+	created: { what: string; find: string },
+	itemIndex?: number,
+): NodeApiError {
+	const { statusCode, method, path } = failure;
+	const { expected, came } = missing;
+	const answered = came.length === 0 ? 'without a body' : `with ${came.join(', ')}`;
+	const error = new NodeApiError(
+		node,
+		{ success: false, httpCode: statusCode, request: `${method} ${path}` },
+		{
+			message: `Done (HTTP ${statusCode}), but the API did not send ${created.what}`,
+			description: `${method} ${path} answered HTTP ${statusCode} ${answered}: the API carried out the request. Its description shows the result at ${expected}, so ${created.what} is unknown. ${created.find}`,
+			httpCode: String(statusCode),
+			itemIndex,
+		},
+	);
+	doneErrors.add(error);
+	return error;
+}
+
+/**
+ * A write that n8n's Retry On Fail asked to send again, after an earlier try of this execution
+ * sent it and got no answer that says whether it was done (writes.ts): not sent again.
+ */
+export function notSentAgainError(node: INode, first: Error, method: string, path: string, itemIndex?: number): NodeApiError {
+	const { httpCode } = first as { httpCode?: unknown };
+	const code = typeof httpCode === 'string' ? httpCode : null;
+	return new NodeApiError(
+		node,
+		{ success: false, request: `${method} ${path}` },
+		{
+			message: `Not sent again: an earlier try of this item may have carried it out (${first.message})`,
+			description: `n8n's Retry On Fail ran the node again. This item's ${method} ${path} was sent on an earlier try of this execution and got no answer that says whether the API carried it out, so the node did not send it again (that could do it twice). Check on the platform whether it was done before running the workflow again.`,
+			httpCode: code as string,
+			itemIndex,
+		},
 	);
 }
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { payloadOf, valueAt } from './answers';
+import { CREATED_AT, payloadOf, QUESTIONS, valueAt } from './answers';
 import type { ErrorHints } from './errors';
-import { apiError, isSuccessBody, missingPayloadError, redactText } from './errors';
+import { apiError, doneWithoutResultError, isSuccessBody, missingPayloadError, redactText } from './errors';
 import type { Attempt } from './retry';
 import { statusFailure } from './retry';
 
@@ -11,11 +11,13 @@ import { statusFailure } from './retry';
  * sendRequest gets (operations, pages, pickers, the trigger's registrations) is read here, by its
  * shape and not by our guess of it.
  * - Success is any 2xx whose body does not say `success: false`.
- * - An empty body (or 204) is a success for an endpoint whose spec answer carries only `success`
- *   (answers.ts: PAYLOAD_AT null); elsewhere it is an error saying the API answered nothing.
- * - The key the spec names for the payload must be there, or in the other envelope
+ * - A 2xx to a write is done: an empty body, a 204 or a missing payload is a success carrying what
+ *   came, except where the payload is what the write created (answers.ts CREATED_AT): then the item
+ *   fails, saying the write was done and where to find what is missing.
+ * - On a read, the key the spec names for the payload must be there, or in the other envelope
  *   (`data` ↔ `response`), where it is then read; otherwise an error names the key expected and
- *   the keys that came. An empty list is only a list that is there and empty.
+ *   the keys that came (an empty body too, unless the spec's answer carries only `success`). An
+ *   empty list is only a list that is there and empty.
  * - Failures carry the API's explanation whatever its shape (errors.ts, apiMessage).
  */
 
@@ -80,6 +82,34 @@ function keysOf(body: object): string[] {
 	return keys.length > MAX_KEYS ? [...keys.slice(0, MAX_KEYS), `… (${keys.length - MAX_KEYS} more)`] : keys;
 }
 
+/** A write the API accepted without the payload its description shows: where it was expected. */
+export interface DoneWithoutPayload {
+	statusCode: number;
+	expected: string;
+}
+
+/** The success values that are such writes (the value itself carries no marker the user sees). */
+const doneWithout = new WeakMap<object, DoneWithoutPayload>();
+
+/** Whether `value` (a success value of readAnswer) is a write done without its payload. */
+export function doneWithoutPayload(value: object): DoneWithoutPayload | undefined {
+	return doneWithout.get(value);
+}
+
+/**
+ * How a write ended by its answer, for the memory of writes (writes.ts): a 2xx the API sent is done
+ * (`success: false` says not done); a page that is not the API's, a 5xx or anything else leaves it
+ * unknown; a 4xx (429 included) is a refusal.
+ */
+export function writeOutcomeOf(answer: Pick<Answer, 'statusCode' | 'body'>): 'accepted' | 'unknown' | 'notDone' {
+	const { statusCode, body } = answer;
+	if (statusCode >= 400 && statusCode < 500) return 'notDone';
+	if (statusCode < 200 || statusCode >= 300) return 'unknown';
+	if (isEmpty(body)) return 'accepted';
+	if (!isJson(body)) return 'unknown';
+	return isSuccessBody(body) ? 'accepted' : 'notDone';
+}
+
 /** The success body of one answer, or the error the user sees (with how retry.ts treats it). */
 export function readAnswer(node: INode, answer: Answer, reporting: Reporting): Attempt<IDataObject> {
 	const { statusCode, body, path } = answer;
@@ -87,9 +117,18 @@ export function readAnswer(node: INode, answer: Answer, reporting: Reporting): A
 	const final = (error: Error): Attempt<IDataObject> => ({ ok: false, error, failure: { kind: 'final' } });
 	const twoHundred = statusCode >= 200 && statusCode < 300;
 	const expected = payloadOf(path);
+	const write = answer.method.toUpperCase() !== 'GET' && !QUESTIONS.has(path);
+	const created = write ? CREATED_AT[path] : undefined;
 
+	// A write the API said it did, without the payload: done, with what came.
+	const done = (value: IDataObject): Attempt<IDataObject> => {
+		doneWithout.set(value, { statusCode, expected: expected ?? 'a JSON body' });
+		return { ok: true, value };
+	};
 	if (twoHundred && isEmpty(body)) {
 		if (expected === null) return { ok: true, value: { success: true } };
+		if (write && created === undefined) return done({ success: true });
+		if (created !== undefined) return final(doneWithoutResultError(node, answer, { expected: expected ?? 'a JSON body', came: [] }, created, itemIndex));
 		return final(missingPayloadError(node, answer, { expected: expected ?? 'a JSON body', came: [] }, itemIndex));
 	}
 	if (!twoHundred || !isJson(body) || !isSuccessBody(body)) {
@@ -103,6 +142,8 @@ export function readAnswer(node: INode, answer: Answer, reporting: Reporting): A
 	if (!expected) return { ok: true, value: body as IDataObject };
 	const read = Array.isArray(body) ? undefined : withPayload(body as IDataObject, expected);
 	if (read !== undefined) return { ok: true, value: read };
+	if (write && created === undefined) return done(Array.isArray(body) ? { success: true, list: body as IDataObject[] } : { ...(body as IDataObject) });
 	const came = keysOf(body).map((key) => redactText(key, reporting.redact));
+	if (created !== undefined) return final(doneWithoutResultError(node, answer, { expected, came }, created, itemIndex));
 	return final(missingPayloadError(node, answer, { expected, came }, itemIndex));
 }

@@ -14,9 +14,9 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
-import { networkError } from './errors';
+import { networkError, notSentAgainError } from './errors';
 import { paceOf } from './pace';
-import { readAnswer } from './reading';
+import { readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -24,6 +24,8 @@ import {
 	networkFailure,
 	withRetry,
 } from './retry';
+import type { WriteOutcome, WriteScope } from './writes';
+import { writeOnce } from './writes';
 
 /**
  * THE request path of the package: every call to the API (the action node's operations and their
@@ -122,6 +124,8 @@ export async function sendRequest(
 	const node = context.getNode();
 	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
 	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
+	// How the last send of a write ended (writes.ts): a 2xx is done, whatever the reader made of it.
+	let written: WriteOutcome['kind'] = 'notDone';
 	const attempt = async (sends: number): Promise<Attempt<IDataObject>> => {
 		// Fresh options and headers for every attempt: authentication writes the token into the
 		// headers, and a retry must send exactly the same query (offset, cursor) again.
@@ -143,6 +147,7 @@ export async function sendRequest(
 				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,
 			);
 		} catch (error) {
+			written = describeNetworkError(error).nothingSent ? 'notDone' : 'unknown';
 			// No HTTP answer. Built from the error code only: the original error holds the request,
 			// and the request holds the token.
 			return {
@@ -156,9 +161,43 @@ export async function sendRequest(
 		}
 		const { statusCode, body, headers } = response;
 		const answer = { method, path, statusCode, body, contentType: headerValue(headers, 'content-type'), retryAfter: headerValue(headers, 'retry-after') };
+		written = writeOutcomeOf(answer);
 		return readAnswer(node, answer, call);
 	};
-	return await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
+	const send = async (): Promise<IDataObject> =>
+		await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
+	const scope = method === 'GET' ? undefined : writeScopeOf(context, call.itemIndex);
+	if (scope === undefined) return await send();
+	// A write: never twice in one execution (writes.ts), whatever n8n's Retry On Fail asks.
+	const { outcome, remembered } = await writeOnce(scope, { method, baseURL: options.baseURL, url: path, qs: options.qs, body: options.body }, async () => {
+		try {
+			return { kind: 'accepted', result: { ok: true, value: await send() } };
+		} catch (error) {
+			if (written === 'accepted') return { kind: 'accepted', result: { ok: false, error: error as Error } };
+			return { kind: written === 'unknown' ? 'unknown' : 'notDone', error: error as Error };
+		}
+	});
+	if (outcome.kind === 'accepted') {
+		if (outcome.result.ok) return outcome.result.value;
+		throw outcome.result.error;
+	}
+	if (outcome.kind === 'unknown' && remembered) throw notSentAgainError(node, outcome.error, method, path, call.itemIndex);
+	throw outcome.error;
+}
+
+/**
+ * Where a write of the action node happens: the execution, node, run and item, which n8n's Retry On
+ * Fail keeps on every try. Undefined outside an item of an execution (pickers, the trigger).
+ */
+function writeScopeOf(context: Context, itemIndex: number | undefined): WriteScope | undefined {
+	if (itemIndex === undefined) return undefined;
+	// n8n-core's contexts hold the run index; its interfaces do not show it.
+	const { runIndex } = context as { runIndex?: unknown };
+	const getExecutionId = (context as { getExecutionId?: () => string | undefined }).getExecutionId;
+	const execution = typeof getExecutionId === 'function' ? getExecutionId.call(context) : undefined;
+	if (typeof execution !== 'string' || execution === '' || typeof runIndex !== 'number') return undefined;
+	const node = context.getNode();
+	return { execution, node: node.id || node.name, run: runIndex, item: itemIndex };
 }
 
 export interface ApiRequest {

@@ -90,7 +90,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 			parameters: { resource: 'integration', operation: 'getAll', returnAll: true },
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.description).toContain('The API sent no message.');
+		expect(error.description).toContain('The answer was a web page titled "502 Bad Gateway", not an answer of the API.');
 	});
 
 	test('an error on the second page fails the item: no partial list', async () => {

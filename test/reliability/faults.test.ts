@@ -364,12 +364,19 @@ describe('answers that retrying would not change: one send, a clear error', () =
 	test.each([
 		['GET', listIntegrations, '/integration/list'],
 		['POST', createTag('NotJson'), '/tag/create'],
-	] as const)('non-JSON body under 200 (%s)', async (_method, parameters, path) => {
+	] as const)('non-JSON body under 200 (%s)', async (method, parameters, path) => {
 		ctx.sandbox.addFault({ path, kind: 'non-json', times: Infinity });
 		const error = await runError(ctx.sandbox, { parameters });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API answered with something other than JSON (HTTP 200)');
+		expect(error.message).toBe('The answer was a web page, not the API (HTTP 200): "502 Bad Gateway"');
 		expect(String(error.description)).toContain('The answer was not JSON (text/html)');
+		// No hint about the inputs: the answer was not a decision of the API about them.
+		expect(String(error.description)).not.toMatch(/Check the (Name|values)/);
+		expect(String(error.description)).toContain('Base URL');
+		// A write answered by a page that is not the API's: whether it was done is unknown, said plainly.
+		const unknown = 'The node cannot tell whether this POST was carried out (the answer is not the API\'s): check on the platform before running it again.';
+		if (method === 'POST') expect(String(error.description)).toContain(unknown);
+		else expect(String(error.description)).not.toContain('cannot tell');
 		expect(calls(ctx.sandbox, path)).toHaveLength(1);
 		expect(tagsNamed(ctx.sandbox, 'NotJson')).toBe(0);
 	});
@@ -469,7 +476,7 @@ describe('continueOnFail with good and faulty items: N in, N out, in order, pair
 			'ok D-429',
 			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
 			`The API did not answer within ${TIMEOUT_MS} ms (timeout)`,
-			'The API answered with something other than JSON (HTTP 200)',
+			'The answer was a web page, not the API (HTTP 200): "502 Bad Gateway"',
 			'The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem',
 			'The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists',
 			'ok J-ok',

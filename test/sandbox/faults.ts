@@ -1,7 +1,7 @@
 import { badRequest } from './errors';
 import { Fields, isPlainObject } from './validation';
 
-export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset', 'json'] as const;
+export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset', 'reset-after', 'json'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -10,14 +10,16 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - slow: wait `delayMs` (default 1000), then handle the request normally.
  * - non-json: HTTP 200 with an HTML page.
  * - success-false: HTTP 200 with `{success:false, message:'Erro ao enviar mensagem'}`.
- * - reset: destroy the connection without an answer.
+ * - reset: destroy the connection without an answer (nothing done).
+ * - reset-after: handle the request (the write IS done), then destroy the connection instead of
+ *   answering: a client cannot tell this from 'reset' (the outcome is unknown to it).
  * - json: HTTP `status` (default 200) with `body` as given (e.g. a page whose cursor points elsewhere).
  * `match` limits a fault to requests whose raw body or a query value contains that text; `query`
  * to requests whose query string has exactly these values (e.g. `{ offset: '300' }`: one page).
  * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is
  * replaced by the request's Authorization header (an API that echoes the token). With
  * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
- * Apart from 'slow', a faulted request changes no state. `skip` lets the first N matching requests
+ * Apart from 'slow' and 'reset-after', a faulted request changes no state. `skip` lets the first N matching requests
  * through; `times` (default 1, Infinity allowed) is how many are affected after that; `every: n`
  * affects only every n-th of the matching requests after the skipped ones (the 1st, the n+1-th, …):
  * `{ kind: 'status', status: 429, every: 2, times: Infinity }` is a 429 storm in which each

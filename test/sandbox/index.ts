@@ -22,7 +22,7 @@ export { SAAS_RATE_LIMIT, type RateLimit } from './rateLimit';
 export { ApiError, DEFAULT_ERROR_MESSAGE } from './errors';
 export { seededId } from './ids';
 export * from './types';
-export { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from './shapes';
+export { BODY_SHAPES, ERROR_SHAPES, PROBLEM_TITLE, PROXY_PAGE_TITLE, SECOND_REASON, SUCCESS_SHAPES } from './shapes';
 export type { AnswerShape, AnswerShapes } from './shapes';
 export { SCRIPTED_TEXT } from './script';
 export type { ScriptedAnswer, ScriptedBody, ScriptedStatus } from './script';

@@ -381,8 +381,16 @@ class SandboxServer implements Sandbox, ControlTarget {
 			this.answered(record);
 		});
 		let scripted: ScriptedAnswer | undefined;
+		// 'reset-after' (faults.ts): handled as usual, then no answer.
+		let resetAfter = false;
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
 			if (status >= 200 && status < 300) record.carriedOut = true;
+			if (resetAfter) {
+				record.status = 0;
+				req.socket.destroy();
+				this.answered(record);
+				return;
+			}
 			// A script's answer to a request it let the handler carry out (script.ts).
 			if (scripted?.carriedOut && record.carriedOut && scripted.answer !== 'handler') {
 				record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
@@ -426,6 +434,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
+		else if (fault?.kind === 'reset-after') resetAfter = true;
 		else if (fault) return this.applyFault(fault, req, res, record);
 
 		const denied = authError(req.headers.authorization, [this.token, ...this.options.otherTokens]);

@@ -22,17 +22,30 @@ import { sendJson } from './http';
  * - errorText: `error` as a text instead of `message`;
  * - errorsList: `errors: [{message}, text]` instead of `message`.
  *
+ * Error answers in a body that is not the API's JSON error (BODY_SHAPES), each carrying the text the
+ * sandbox meant except the web page:
+ * - textPlain: `text/plain`, the text alone;
+ * - problemJson: `application/problem+json` (RFC 9457), `title` (PROBLEM_TITLE) and `detail` (the text);
+ * - htmlPage: `text/html`, a proxy's sign-in page titled PROXY_PAGE_TITLE, the status kept (a 200
+ *   for `success: false`: a proxy page under 200 is what a client gets).
+ *
  * Keyed by endpoint (`/automation/delete`, with or without `/v2`), or `*` for every endpoint.
  */
 export const SUCCESS_SHAPES = ['empty', 'noContent', 'noSuccess', 'otherEnvelope', 'nested', 'noHasNext'] as const;
 export const ERROR_SHAPES = ['messageList', 'errorObject', 'errorText', 'errorsList'] as const;
-export type AnswerShape = (typeof SUCCESS_SHAPES)[number] | (typeof ERROR_SHAPES)[number];
+export const BODY_SHAPES = ['textPlain', 'problemJson', 'htmlPage'] as const;
+export type AnswerShape = (typeof SUCCESS_SHAPES)[number] | (typeof ERROR_SHAPES)[number] | (typeof BODY_SHAPES)[number];
+
+/** The problemJson shape's `title`; the htmlPage shape's `<title>`. */
+export const PROBLEM_TITLE = 'Request rejected';
+export const PROXY_PAGE_TITLE = 'Sign in - Corporate Proxy';
+const PROXY_PAGE = `<!DOCTYPE html><html><head><title>${PROXY_PAGE_TITLE}</title></head><body><form action="/login"><input name="user"><input name="password" type="password"></form></body></html>`;
 export type AnswerShapes = Record<string, AnswerShape>;
 
 /** The further text the error shapes add, so that a test sees every text of a list shown. */
 export const SECOND_REASON = 'a second reason the API gives';
 
-const ALL_SHAPES: readonly string[] = [...SUCCESS_SHAPES, ...ERROR_SHAPES];
+const ALL_SHAPES: readonly string[] = [...SUCCESS_SHAPES, ...ERROR_SHAPES, ...BODY_SHAPES];
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -110,6 +123,21 @@ function shapeError(shape: AnswerShape, body: Record<string, unknown>): unknown 
 	}
 }
 
+/** An error answer in a body other than JSON: the Content-Type and the text written. */
+function shapeBody(shape: AnswerShape, body: Record<string, unknown>): { contentType: string; text: string } | undefined {
+	const text = typeof body.message === 'string' ? body.message : String(body.message);
+	switch (shape) {
+		case 'textPlain':
+			return { contentType: 'text/plain; charset=utf-8', text };
+		case 'problemJson':
+			return { contentType: 'application/problem+json', text: JSON.stringify({ type: 'about:blank', title: PROBLEM_TITLE, detail: text }) };
+		case 'htmlPage':
+			return { contentType: 'text/html; charset=utf-8', text: PROXY_PAGE };
+		default:
+			return undefined;
+	}
+}
+
 /**
  * Writes one /v2 answer in the shape switched on for its endpoint (as it is when none applies);
  * returns the status written.
@@ -127,6 +155,13 @@ export function writeAnswer(
 	if (shape && isObject(body)) {
 		const failed = status >= 400 || body.success === false;
 		if (failed && (ERROR_SHAPES as readonly string[]).includes(shape)) written = { status, body: shapeError(shape, body) };
+		const other = failed ? shapeBody(shape, body) : undefined;
+		if (other !== undefined) {
+			if (res.headersSent || res.destroyed) return status;
+			res.writeHead(status, { 'content-type': other.contentType, 'content-length': String(Buffer.byteLength(other.text)), ...headers });
+			res.end(other.text);
+			return status;
+		}
 		if (!failed && status < 300 && (SUCCESS_SHAPES as readonly string[]).includes(shape)) written = shapeSuccess(shape, status, body);
 	}
 	if (!('body' in written) || written.body === undefined) {

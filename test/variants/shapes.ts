@@ -9,8 +9,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { operationKey, operationsOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
-import type { AnswerShape, Fault, Variants } from '../sandbox';
-import { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
+import type { AnswerShape, Variants } from '../sandbox';
+import { BODY_SHAPES, ERROR_SHAPES, PROBLEM_TITLE, PROXY_PAGE_TITLE, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
 
 /**
  * Where api-spec.md shows each endpoint's result (the documented literal, not the node's table):
@@ -38,6 +38,14 @@ export const SPEC_RESULT: Record<string, string | null> = {
 	'/user/list': 'data.users',
 };
 
+/**
+ * The writes whose result is what they create (its ID): a 2xx without it is done, and the item
+ * fails saying so (DESIGN.md, "A 2xx to a write is done"). Every other write without its payload
+ * gives one item with what was sent and what came. Number validation is a POST that only asks.
+ */
+export const CREATES = ['/tag/create', '/automation/integration-bot/create', '/integration/webhook/create'];
+const QUESTION_POSTS = ['/integration/validate-chat-phone-number'];
+
 /** The error shapes that carry a list of texts (shapes.ts). */
 const LIST_SHAPES: AnswerShape[] = ['messageList', 'errorsList'];
 
@@ -50,17 +58,22 @@ export interface ShapeRow {
 	endpoint: string;
 	variants: Variants;
 	parameters: INodeParameters;
-	/**
-	 * The error-shape rows answer with a 400, then with success:false under 200 (the shape writes the
-	 * body): each fault with what the error must name (its own status, not the other's).
-	 */
-	faults?: Array<{ fault: Fault; names: RegExp[] }>;
+	/** the error-shape rows answer with a 400, then with success:false under 200 (the shape writes the body) */
+	fault?: boolean;
 	/**
 	 * same: the output equals the one under the spec's shape (the run without the switch);
-	 * error: the node fails with an error whose text matches every `names` (each fault's, with `faults`).
+	 * error: the node fails with an error whose text matches every `names`;
+	 * done: one item saying the write was done, carrying the body sent (and `note` matching `names`).
 	 */
-	outcome: 'same' | 'error';
+	outcome: 'same' | 'error' | 'done';
 	names?: RegExp[];
+	/**
+	 * For rows with `fault`: the statuses answered (400: an error status; 200: `success: false`)
+	 * and, per status, what the error must say (`names`) and must not (`never`).
+	 */
+	statuses?: number[];
+	namesFor?: (status: number) => RegExp[];
+	never?: (status: number) => RegExp[];
 }
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -71,9 +84,12 @@ const VALID_BY_OPERATION = new Map<string, INodeParameters>(Object.values(VALID)
 
 /** The operations of the node with their endpoint and valid parameters. */
 export const OPERATIONS = operationsOf(description).map((entry) => {
-	const request = (entry.option.routing?.request ?? {}) as { url?: string };
-	return { key: operationKey(entry), endpoint: String(request.url), parameters: VALID_BY_OPERATION.get(operationKey(entry)) };
+	const request = (entry.option.routing?.request ?? {}) as { url?: string; method?: string };
+	return { key: operationKey(entry), endpoint: String(request.url), method: String(request.method ?? 'GET'), parameters: VALID_BY_OPERATION.get(operationKey(entry)) };
 });
+
+const isWrite = (endpoint: string): boolean =>
+	OPERATIONS.some((operation) => operation.endpoint === endpoint && operation.method !== 'GET') && !QUESTION_POSTS.includes(endpoint);
 
 /** A cursor list offers the Cursor Parameter Name option (read from the description). */
 function pagesByCursor(resource: string, operation: string): boolean {
@@ -94,8 +110,11 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 		case 'empty':
 		case 'noContent': {
 			if (result === null) return { ...base, label: `${label}: a success (the spec answers only success)`, outcome: 'same' };
-			// The status the shape writes (shapes.ts): an empty 200, or a 204.
 			const status = shape === 'empty' ? 200 : 204;
+			if (CREATES.includes(endpoint)) {
+				return { ...base, label: `${label}: done, failing only for the missing ID`, outcome: 'error', names: [new RegExp(`^Done \\(HTTP ${status}\\), but the API did not send the new`), /the API carried out the request/] };
+			}
+			if (isWrite(endpoint)) return { ...base, label: `${label}: done, with what was sent`, outcome: 'done', names: [new RegExp(`^The API accepted the request \\(HTTP ${status}\\) without the result its description shows at ${escape(String(result))}\\.$`)] };
 			return { ...base, label: `${label}: "answered nothing", naming ${result}`, outcome: 'error', names: [new RegExp(`The API answered nothing \\(HTTP ${status}\\)`), new RegExp(`expected ${escape(String(result))}`)] };
 		}
 		case 'noSuccess':
@@ -107,6 +126,10 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 		case 'nested': {
 			if (result === null) return undefined;
 			const envelope = String(result).split('.')[0];
+			if (CREATES.includes(endpoint)) {
+				return { ...base, label: `${label}: done, failing only for the missing ID`, outcome: 'error', names: [/^Done \(HTTP 200\), but the API did not send the new/, new RegExp(`shows the result at ${escape(String(result))}`), new RegExp(`${envelope}\\.result`)] };
+			}
+			if (isWrite(endpoint)) return { ...base, label: `${label}: done, with what was sent and what came`, outcome: 'done', names: [new RegExp(`^The API accepted the request \\(HTTP 200\\) without the result its description shows at ${escape(String(result))}\\.$`)] };
 			return {
 				...base,
 				label: `${label}: an error naming ${result} and what came`,
@@ -128,27 +151,62 @@ function successRow(shape: AnswerShape, endpoint: string, parameters: INodeParam
 }
 
 function errorRow(shape: AnswerShape, endpoint: string, parameters: INodeParameters): ShapeRow {
-	// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
-	const reason = escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON);
-	const naming = (status: number): RegExp[] => [new RegExp(`\\(HTTP ${status}\\): ${reason}$`, 'm')];
 	return {
 		label: `${operationKey(parameters)} (${endpoint}) | 400 and success:false with ${shape}: the API's whole explanation shown`,
 		shape,
 		endpoint,
 		variants: { shapes: { [endpoint]: shape } },
 		parameters,
-		faults: [
-			{ fault: { kind: 'status', status: 400, message: REASON, path: endpoint }, names: naming(400) },
-			{ fault: { kind: 'success-false', message: REASON, path: endpoint }, names: naming(200) },
-		],
+		fault: true,
 		outcome: 'error',
+		// A list shape carries the sandbox's text and SECOND_REASON: both are shown, in order.
+		statuses: [400, 200],
+		namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(LIST_SHAPES.includes(shape) ? `${REASON}; ${SECOND_REASON}` : REASON)}$`, 'm')],
 	};
 }
 
-export const SHAPE_ROWS: ShapeRow[] = OPERATIONS.flatMap(({ endpoint, parameters }) => {
+/** Hints about the user's inputs: only where the API's JSON answer was a decision about them. */
+const INPUT_HINTS = /Check the (values of this item|fields named|Name)|Options → Rename Sent Fields/;
+
+/** An error answered in a body other than the API's JSON (text, problem details, a proxy's page). */
+function bodyRow(shape: AnswerShape, endpoint: string, method: string, parameters: INodeParameters): ShapeRow {
+	const base = { shape, endpoint, variants: { shapes: { [endpoint]: shape } }, parameters, fault: true, outcome: 'error' as const };
+	const label = `${operationKey(parameters)} (${endpoint}) | ${shape}`;
+	switch (shape) {
+		case 'textPlain':
+			return {
+				...base,
+				label: `${label}: the text is the API's message, no hint about the inputs`,
+				statuses: [400, 200],
+				namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(REASON)}$`, 'm'), /The answer was not JSON \(text\/plain\)/],
+				never: () => [INPUT_HINTS],
+			};
+		case 'problemJson':
+			// Problem details under 200 would be a success body: only the error status applies.
+			return { ...base, label: `${label}: its title and detail`, statuses: [400], namesFor: (status) => [new RegExp(`\\(HTTP ${status}\\): ${escape(`${PROBLEM_TITLE}: ${REASON}`)}$`, 'm')] };
+		default: {
+			const write = method !== 'GET' && !QUESTION_POSTS.includes(endpoint);
+			const unknown = /The node cannot tell whether this POST was carried out/;
+			return {
+				...base,
+				label: `${label}: a web page named by its title, pointing at the Base URL or a proxy${write ? ', whether it was done unknown' : ''}`,
+				statuses: [400, 200],
+				namesFor: (status) => [
+					new RegExp(`^The answer was a web page, not the API \\(HTTP ${status}\\): "${escape(PROXY_PAGE_TITLE)}"$`, 'm'),
+					/Base URL .*proxy/,
+					...(write && status === 200 ? [unknown] : []),
+				],
+				never: (status) => [INPUT_HINTS, ...(write && status === 200 ? [] : [unknown])],
+			};
+		}
+	}
+}
+
+export const SHAPE_ROWS: ShapeRow[] = OPERATIONS.flatMap(({ endpoint, method, parameters }) => {
 	if (!parameters) return [];
 	return [
 		...SUCCESS_SHAPES.map((shape) => successRow(shape, endpoint, parameters)),
 		...ERROR_SHAPES.map((shape) => errorRow(shape, endpoint, parameters)),
+		...BODY_SHAPES.map((shape) => bodyRow(shape, endpoint, method, parameters)),
 	].filter((row): row is ShapeRow => row !== undefined);
 });

@@ -12,14 +12,15 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from '../../shared/errors';
+import { doneWithoutPayload } from '../../shared/reading';
 import { newRetryGate } from '../../shared/retry';
 import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
 import { listOptions, optionsCollection } from './options';
-import type { Unwrap } from './output';
-import { AssumptionFailed } from './output';
+import type { SentRequest, Unwrap } from './output';
+import { AssumptionFailed, doneItem } from './output';
 import type { ListSpec } from './paging';
 import { collect, readListSettings } from './paging';
 import type { SendPage } from './paging/walk';
@@ -124,6 +125,12 @@ function failed(fn: IExecuteSingleFunctions, error: unknown, itemIndex: number):
 	return [{ json, error: nodeError, pairedItem: { item: itemIndex } }];
 }
 
+/** A single answer's items: the payload unwrapped, or what is known of a write done without it. */
+function single(unwrap: Unwrap, body: IDataObject, request: SentRequest): IDataObject[] {
+	const done = doneWithoutPayload(body);
+	return done === undefined ? unwrap(body, request) : [doneItem(done, body, request)];
+}
+
 /** The four steps of one operation for one input item. */
 function runOperation(output: OperationOutput, preparation: Preparation, hints: ErrorHints) {
 	return async function (
@@ -145,7 +152,7 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 			// 3. The answer's payload, or every page of the list (its settings are checked first).
 			const results =
 				output.kind === 'single'
-					? output.unwrap(await send({}), request)
+					? single(output.unwrap, await send({}), request)
 					: await collect(output.list, send, readListSettings(ctx, output.list), request.qs ?? {}, call.signal);
 
 			// 4. One item per element, paired with its input item.

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AssumptionFailed, valueAt } from '../../shared/answers';
+import type { DoneWithoutPayload } from '../../shared/reading';
 
 /**
  * Output unwrapping: the API wraps payloads in `data` or `response` (api-spec.md, per endpoint);
@@ -25,10 +26,24 @@ export interface SentRequest {
 }
 
 /**
+ * A write the API accepted (2xx) without the payload its description shows (shared/reading.ts,
+ * doneWithoutPayload): done (DESIGN.md, "A 2xx to a write is done"), so one item with what is
+ * known: what was sent and what came.
+ */
+export function doneItem(done: DoneWithoutPayload, body: IDataObject, request: SentRequest): IDataObject {
+	return {
+		success: true,
+		sent: (request.body ?? {}) as IDataObject,
+		answer: withoutSuccess(body),
+		note: `The API accepted the request (HTTP ${done.statusCode}) without the result its description shows at ${done.expected}.`,
+	};
+}
+
+/**
  * The object at `path` (e.g. `data.tag`) as one item; an array there gives one item per
- * element. The reader of answers (shared/reading.ts) has refused an answer without the payload the
- * spec names; a path deeper than that one which the API left out is an error too, never an item
- * without the resource.
+ * element. The reader of answers (shared/reading.ts) has refused a read without the payload the
+ * spec names (a write without it is done: doneItem); a path deeper than that one which the API left
+ * out is an error too, never an item without the resource.
  */
 export function pick(path: string): Unwrap {
 	return (body) => {

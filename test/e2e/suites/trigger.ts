@@ -262,6 +262,38 @@ export function triggerSuite(ctx: () => E2EContext): void {
 		}, 60_000);
 	});
 
+	describe('the trigger: a registration answered 204 (no webhook in the answer)', () => {
+		const webhookId = randomUUID();
+		let workflow: WorkflowRecord | undefined;
+		let variants: Parameters<Sandbox['setVariants']>[0] = {};
+
+		afterAll(async () => {
+			ctx().sandbox.setVariants(variants);
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('is registered once: recorded, and deactivate → activate registers nothing more', async () => {
+			const c = ctx();
+			variants = c.sandbox.variants;
+			c.sandbox.setVariants({ ...variants, shapes: { ...variants.shapes, '/integration/webhook/create': 'noContent' } });
+			const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			const creates = (): number =>
+				c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create' && (r.body as { url?: unknown } | undefined)?.url === url).length;
+			workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId, 2, ['CONNECTION_STATUS_UPDATE']));
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			expect(creates()).toBe(1);
+			expect([...c.sandbox.state.webhooks.values()].filter((w) => w.url === url)).toHaveLength(1);
+
+			await c.client.deactivate(workflow.id);
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			await c.client.activationApplied(workflow.id);
+			expect(creates()).toBe(1);
+			expect([...c.sandbox.state.webhooks.values()].filter((w) => w.url === url)).toHaveLength(1);
+		}, 60_000);
+	});
+
 	describe('the trigger saved at typeVersion 1', () => {
 		const webhookId = randomUUID();
 		let workflow: WorkflowRecord | undefined;

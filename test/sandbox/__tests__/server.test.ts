@@ -119,6 +119,15 @@ describe('faults', () => {
 		expect((await api().get('/user/list')).status).toBe(200);
 	});
 
+	it('reset-after handles the request (the write is done), then destroys the connection', async () => {
+		sandbox().addFault({ kind: 'reset-after', method: 'POST', path: '/tag/create' });
+		await expect(api().post('/tag/create', { name: 'Done but unanswered' })).rejects.toThrow();
+		expect(sandbox().requests[0]).toMatchObject({ path: '/v2/tag/create', status: 0 });
+		expect(sandbox().state.tagByName('Done but unanswered')).toBeDefined();
+		// Once only: the same name is now refused as a duplicate, answered as usual.
+		expect((await api().post('/tag/create', { name: 'Done but unanswered' })).status).toBe(409);
+	});
+
 	it('matches method and path, honours skip and times, and clears', async () => {
 		sandbox().addFault({ method: 'POST', path: '/tag/create', kind: 'status', status: 503, skip: 1, times: 2 });
 		const statuses: number[] = [];

@@ -51,6 +51,27 @@ describe('answer shapes (variants.shapes): how answers are written, not what the
 		expect((await api().post('/tag/create', { name: 'Fresh' })).body.success).toBe(true);
 	});
 
+	it('the body shapes write error answers as text, problem details or a proxy\'s page, never success bodies', async () => {
+		const duplicate = () => api().post('/tag/create', { name: DEMO.tags.vip.name });
+		const text = `name: a tag named "${DEMO.tags.vip.name}" already exists`;
+		const written: unknown[] = [];
+		for (const shape of ['textPlain', 'problemJson', 'htmlPage'] as AnswerShape[]) {
+			sandbox().setVariants({ shapes: { '/tag/create': shape } });
+			const reply = await duplicate();
+			written.push([reply.status, reply.headers.get('content-type'), reply.text]);
+		}
+		expect(written).toEqual([
+			[409, 'text/plain; charset=utf-8', text],
+			[409, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Request rejected', detail: text })],
+			[409, 'text/html; charset=utf-8', expect.stringContaining('<title>Sign in - Corporate Proxy</title>')],
+		]);
+		// success:false under 200 keeps its status; a success is written as JSON.
+		sandbox().addFault({ path: '/tag/create', kind: 'success-false' });
+		const page = await duplicate();
+		expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+		expect((await api().post('/tag/create', { name: 'Fresh' })).body.success).toBe(true);
+	});
+
 	it('an unknown shape is refused', async () => {
 		expectError(await api().control('POST', '/variants', { shapes: { '/tag/create': 'teapot' } }), 400, 'variants.shapes["/tag/create"] must be one of');
 		expectError(await api().control('POST', '/variants', { shapes: 'empty' }), 400, 'variants.shapes must be an object');
