@@ -168,6 +168,7 @@ export async function searchChats(
 			method: 'GET',
 			path: '/inbox/find-all-chats',
 			qs: { [W.category]: category, [W.offset]: position.offset, [W.limit]: CHAT_PICKER_PAGE_SIZE },
+			interactive: true,
 		});
 		requests++;
 		const chats = objectsAt(body, LIST_AT.chats);

@@ -57,7 +57,7 @@ interface IntegrationRecord extends IDataObject {
 
 /** Every integration of the company that has an id (GET /integration/list: the whole list). */
 export async function fetchIntegrations(this: ILoadOptionsFunctions): Promise<IntegrationRecord[]> {
-	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list' });
+	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/integration/list', interactive: true });
 	return (objectsAt(body, LIST_AT.integrations) as IntegrationRecord[]).filter(
 		(integration) => typeof integration.id === 'string' && integration.id !== '',
 	);
@@ -85,6 +85,7 @@ async function templateCheck(this: ILoadOptionsFunctions, integrationId: string)
 			method: 'GET',
 			path: '/provider-template/list',
 			qs: { [W.integrationId]: integrationId, [W.pageSize]: 1 },
+			interactive: true,
 		});
 		return 'has-templates';
 	} catch (error) {

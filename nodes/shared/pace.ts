@@ -1,8 +1,10 @@
 import { createHash } from 'crypto';
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { cancelledError, monotonicNow, wakeAfter } from './clock';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
+import type { QueuedSend } from './waitLine';
+import { WaitLine } from './waitLine';
 
 /**
  * THE API's pace (DESIGN.md; docs/performance.md "Many items"): one limiter per API (base URL + a
@@ -11,9 +13,14 @@ import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
  * - In flight: `initialInFlight` at first, one more per accepted answer, halved by a refusal.
  * - No rate until a 429. Then `beta` × the rate the API accepted since the last refusal (outside
  *   Retry-After waits, over at least `minWindowMs`, lowered at most once in that time), raised on
- *   each accepted answer along CUBIC's curve. A Retry-After wait holds back every queued send and
+ *   each accepted answer along CUBIC's curve. A Retry-After wait holds back the queued sends and
  *   lets the API recover, so the rate drops less (`betaAfterRetryAfter`); with nothing accepted to
  *   measure, the retry policy's backoff holds them. 5xx and timeouts are no pace signal.
+ * - Never stuck (DESIGN.md): a hold lasts only while the API refuses the others too (one probe per
+ *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing;
+ *   times are monotonic (clock.ts); a cancel takes its sends out at once, at any queue size; an
+ *   interactive call goes before every queued send, and its time queued counts toward its Timeout
+ *   (its deadline; transport.ts gives none to a bulk run's sends, which wait as the pace asks).
  * - Refusals of sends made before the last decrease belong to the same event.
  * - First come, first served, a retry first. A waiting send ends when its signal fires, leaving
  *   nothing queued or scheduled. A slot is held only while a request is on the wire, never while
@@ -37,10 +44,24 @@ export interface Turn {
 	send(request: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse>;
 }
 
+/** How a send waits for its turn. */
+export interface TurnOptions {
+	/** a retry: it goes before the first sends */
+	isRetry?: boolean;
+	/**
+	 * someone waits for it in the editor (a picker, a manual run's item): it goes before every queued
+	 * send, so it never waits behind a bulk run (only for a free slot, the spacing, a hold's probe)
+	 */
+	interactive?: boolean;
+	/** when its Timeout is spent (monotonic ms, clock.ts): it then leaves the queue, never sent */
+	deadline?: number;
+}
+
 type Answer = { kind: 'accepted' } | { kind: 'refused'; retryAfterMs?: number } | { kind: 'noSignal' };
 
-interface Waiter {
-	resolve: (seq: number) => void;
+interface Waiter extends QueuedSend {
+	/** its place in the order of sends; undefined: its deadline came first */
+	resolve: (seq: number | undefined) => void;
 	reject: (error: unknown) => void;
 	signal?: AbortSignal;
 }
@@ -51,9 +72,6 @@ interface SignalWaiters {
 	onAbort: () => void;
 }
 
-const cancelled = (signal: AbortSignal): Error =>
-	signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
-
 export class ApiPace {
 	/** requests on the wire */
 	inFlight = 0;
@@ -63,6 +81,8 @@ export class ApiPace {
 	refused = 0;
 	/** requests per second; undefined until the API first refuses */
 	rate: number | undefined;
+	/** the last time a send asked for its turn or was answered (monotonic ms) */
+	lastUsed = monotonicNow();
 	private cap: number = PACE.initialInFlight;
 	/** CUBIC: the rate measured at the last refusal, and the seconds until the rate is back at it */
 	private peakRate = 0;
@@ -76,24 +96,41 @@ export class ApiPace {
 	private acceptedAtWindowStart = 0;
 	private nextSendAt = 0;
 	private holdUntil = 0;
+	/** the send let through during a hold to ask whether the API refuses the others too (0: none on the wire) */
+	private probeSeq = 0;
+	/** the current hold's one probe was sent */
+	private probeSpent = false;
 	/** refusal events with nothing accepted in between */
 	private refusalsInARow = 0;
-	private readonly queue: Waiter[] = [];
+	private readonly line = new WaitLine<Waiter>();
 	private readonly bySignal = new Map<AbortSignal, SignalWaiters>();
-	private wake: { at: number; stop: AbortController } | undefined;
+	private wake: { at: number; stop: () => void } | undefined;
 
 	/** sends waiting for their turn */
 	get waiting(): number {
-		return this.queue.length;
+		return this.line.size;
+	}
+
+	/** whether a refusal holds back the waiting sends now */
+	get holding(): boolean {
+		return this.holdUntil > monotonicNow();
+	}
+
+	/** Nothing on the wire or waiting for `idleMs`: the limiter can be dropped (a new one starts fresh). */
+	idleFor(idleMs: number, now: number): boolean {
+		return this.inFlight === 0 && this.line.size === 0 && now - this.lastUsed >= idleMs;
 	}
 
 	/**
-	 * Waits for a send's turn (a retry goes first); rejects with the signal's reason when it fires
-	 * first. The turn's `send` must be called once: it runs the request and learns from its answer
-	 * (an error thrown by the request passes through).
+	 * Waits for a send's turn; rejects with the signal's reason when it fires first; undefined when
+	 * the deadline comes first (the send's Timeout was spent waiting: it never left). The turn's `send` must be called once: it runs the
+	 * request and learns from its answer (an error thrown by the request passes through).
 	 */
-	async turn(signal: AbortSignal | undefined, isRetry: boolean): Promise<Turn> {
-		const seq = await this.acquire(signal, isRetry);
+	async turn(signal: AbortSignal | undefined, options: TurnOptions = {}): Promise<Turn | undefined> {
+		this.lastUsed = monotonicNow();
+		if (signal?.aborted) throw cancelledError(signal);
+		const seq = await this.acquire(signal, options);
+		if (seq === undefined) return undefined;
 		return {
 			send: async (request) => {
 				// No answer (the request threw) says nothing about the pace; it only frees the slot.
@@ -109,40 +146,69 @@ export class ApiPace {
 		};
 	}
 
-	private async acquire(signal: AbortSignal | undefined, goesFirst: boolean): Promise<number> {
-		if (signal?.aborted) throw cancelled(signal);
-		return await new Promise<number>((resolve, reject) => {
-			const waiter: Waiter = { resolve, reject, signal };
+	private async acquire(signal: AbortSignal | undefined, options: TurnOptions): Promise<number | undefined> {
+		return await new Promise<number | undefined>((resolve, reject) => {
+			const waiter: Waiter = {
+				resolve,
+				reject,
+				signal,
+				deadline: options.deadline ?? Infinity,
+				lane: options.interactive === true ? 'interactive' : options.isRetry === true ? 'retry' : 'first',
+				settled: false,
+			};
 			if (signal) this.watch(signal).waiters.add(waiter);
-			if (goesFirst) this.queue.unshift(waiter);
-			else this.queue.push(waiter);
+			this.line.add(waiter);
 			this.pump();
 		});
 	}
 
-	/** Lets waiting sends go while the cap, the hold and the rate allow. */
+	/** Lets waiting sends go while the cap, the hold and the rate allow; ends those out of time. */
 	private pump(): void {
-		while (this.queue.length > 0 && this.inFlight < Math.floor(this.cap)) {
-			const now = Date.now();
-			const readyAt = Math.max(this.holdUntil, this.rate === undefined ? 0 : this.nextSendAt);
-			if (readyAt > now) return this.wakeAt(readyAt, now);
-			const waiter = this.queue.shift() as Waiter;
-			if (waiter.signal) this.unwatch(waiter.signal, waiter);
-			if (this.windowStart === undefined) {
-				this.windowStart = now;
-				this.acceptedAtWindowStart = this.accepted;
-			}
-			this.inFlight++;
-			if (this.rate !== undefined) {
-				// A timer that fires late is made up with the next send (a bucket of two sends, not one),
-				// else every late wake-up would lower the rate.
-				const interval = 1000 / this.rate;
-				this.nextSendAt = Math.max(now - interval, this.nextSendAt) + interval;
-			}
-			waiter.resolve(++this.sent);
+		const now = monotonicNow();
+		for (const waiter of this.line.expired(now)) {
+			this.unwatch(waiter);
+			waiter.resolve(undefined);
 		}
-		// Nothing waits: no timer is left behind.
-		if (this.queue.length === 0) this.stopWake();
+		let blockedUntil = Infinity;
+		while (this.line.size > 0 && this.inFlight < Math.floor(this.cap)) {
+			const held = this.holdUntil > now;
+			// During a hold one send (the probe) asks whether the API refuses the others too.
+			if (held && (this.probeSpent || this.probeSeq !== 0)) {
+				blockedUntil = this.holdUntil;
+				break;
+			}
+			if (this.rate !== undefined && this.nextSendAt > now) {
+				blockedUntil = this.nextSendAt;
+				break;
+			}
+			const waiter = this.line.take() as Waiter;
+			this.unwatch(waiter);
+			const seq = this.letGo(now);
+			if (held) {
+				this.probeSeq = seq;
+				this.probeSpent = true;
+			}
+			waiter.resolve(seq);
+		}
+		// Nothing waits: no timer is left behind. Else one wake-up, at the first moment one may go or time out.
+		if (this.line.size === 0) this.stopWake();
+		else this.wakeAt(Math.min(blockedUntil, this.line.nextDeadline()), now);
+	}
+
+	/** A send goes on the wire: its place in the order of sends. */
+	private letGo(now: number): number {
+		if (this.windowStart === undefined) {
+			this.windowStart = now;
+			this.acceptedAtWindowStart = this.accepted;
+		}
+		this.inFlight++;
+		if (this.rate !== undefined) {
+			// A timer that fires late is made up with the next send (a bucket of two sends, not one),
+			// else every late wake-up would lower the rate.
+			const interval = 1000 / this.rate;
+			this.nextSendAt = Math.max(now - interval, this.nextSendAt) + interval;
+		}
+		return ++this.sent;
 	}
 
 	private watch(signal: AbortSignal): SignalWaiters {
@@ -151,8 +217,11 @@ export class ApiPace {
 			const onAbort = (): void => {
 				const waiters = this.bySignal.get(signal)?.waiters ?? new Set<Waiter>();
 				this.bySignal.delete(signal);
-				this.queue.splice(0, this.queue.length, ...this.queue.filter((waiter) => !waiters.has(waiter)));
-				for (const waiter of waiters) waiter.reject(cancelled(signal));
+				// Marked, not spliced: the line skips them (no spread, no recursion at any size).
+				for (const waiter of waiters) {
+					this.line.remove(waiter);
+					waiter.reject(cancelledError(signal));
+				}
 				this.pump();
 			};
 			entry = { waiters: new Set(), onAbort };
@@ -162,9 +231,10 @@ export class ApiPace {
 		return entry;
 	}
 
-	private unwatch(signal: AbortSignal, waiter: Waiter): void {
-		const entry = this.bySignal.get(signal);
-		if (!entry) return;
+	private unwatch(waiter: Waiter): void {
+		const { signal } = waiter;
+		const entry = signal === undefined ? undefined : this.bySignal.get(signal);
+		if (!signal || !entry) return;
 		entry.waiters.delete(waiter);
 		if (entry.waiters.size > 0) return;
 		this.bySignal.delete(signal);
@@ -172,41 +242,51 @@ export class ApiPace {
 	}
 
 	private wakeAt(at: number, now: number): void {
+		if (at === Infinity) return;
 		if (this.wake && this.wake.at <= at) return;
 		this.stopWake();
-		const stop = new AbortController();
-		this.wake = { at, stop };
-		sleep(at - now, stop.signal).then(
-			() => {
-				if (this.wake?.stop === stop) this.wake = undefined;
+		const wake = {
+			at,
+			stop: wakeAfter(Math.max(0, at - now), () => {
+				if (this.wake === wake) this.wake = undefined;
 				this.pump();
-			},
-			() => undefined,
-		);
+			}).stop,
+		};
+		this.wake = wake;
 	}
 
 	private stopWake(): void {
-		this.wake?.stop.abort();
+		this.wake?.stop();
 		this.wake = undefined;
 	}
 
 	/** `seq`: the send's place in the order of sends */
 	private answered(seq: number, answer: Answer): void {
 		this.inFlight--;
-		const now = Date.now();
+		const now = monotonicNow();
+		this.lastUsed = now;
+		const probe = seq === this.probeSeq;
+		if (probe) this.probeSeq = 0;
 		if (answer.kind === 'accepted') {
 			this.accepted++;
 			this.refusalsInARow = 0;
 			this.cap = Math.min(PACE.maxInFlight, this.cap + 1);
 			if (this.rate !== undefined) this.rate = this.cubicRate(now);
+			// The probe was accepted: the refusal concerned that request (its item, its contact), not
+			// the API's pace; the others go (the refused request still waits out its own Retry-After).
+			if (probe) this.holdUntil = 0;
 		} else if (answer.kind === 'refused') {
 			this.refused++;
-			// Sent before the last decrease, or within its window: the same event.
-			if (seq > this.eventSeq && (this.eventSeq === 0 || now - this.eventAt >= PACE.minWindowMs)) this.decrease(now, answer.retryAfterMs === undefined ? PACE.beta : PACE.betaAfterRetryAfter);
-			this.hold(now, answer.retryAfterMs);
+			// A wait longer than the node ever waits fails that request at once (retry.ts) and holds
+			// nothing else: each other request learns the API's answer for itself, at once.
+			if (!(answer.retryAfterMs !== undefined && answer.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs)) {
+				// Sent before the last decrease, or within its window: the same event.
+				if (seq > this.eventSeq && (this.eventSeq === 0 || now - this.eventAt >= PACE.minWindowMs)) this.decrease(now, answer.retryAfterMs === undefined ? PACE.beta : PACE.betaAfterRetryAfter);
+				this.hold(now, answer.retryAfterMs);
+			}
 		}
 		// Measured from the next send when the API goes idle, so an idle hour is not averaged in.
-		if (this.inFlight === 0 && this.queue.length === 0) this.windowStart = undefined;
+		if (this.inFlight === 0 && this.line.size === 0) this.windowStart = undefined;
 		this.pump();
 	}
 
@@ -231,11 +311,19 @@ export class ApiPace {
 		this.acceptedAtWindowStart = this.accepted;
 	}
 
-	/** Retry-After holds back every waiting send; without one, the backoff when there is no rate. */
+	/**
+	 * Retry-After holds back the waiting sends; without one, the backoff when there is no rate.
+	 * A Retry-After may concern the whole API or only the refused request (a per-contact or
+	 * per-endpoint limit); only the API's answer to another request tells which. So a new hold lets
+	 * one send through at once, its probe: accepted, the hold ends; refused, the rest wait it out.
+	 * One request is the price of asking, once per hold.
+	 */
 	private hold(now: number, retryAfterMs: number | undefined): void {
 		let holdMs = 0;
-		if (retryAfterMs !== undefined) holdMs = Math.min(retryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs);
+		if (retryAfterMs !== undefined) holdMs = retryAfterMs;
 		else if (this.rate === undefined) holdMs = backoffDelay(Math.max(1, this.refusalsInARow), DEFAULT_RETRY_POLICY, Math.random());
+		if (holdMs <= 0) return;
+		if (this.holdUntil <= now) this.probeSpent = false;
 		this.holdUntil = Math.max(this.holdUntil, now + holdMs);
 	}
 
@@ -259,18 +347,39 @@ function answerOf(response: IN8nHttpFullResponse): Answer {
 
 const paces = new Map<string, ApiPace>();
 
+/**
+ * A limiter idle this long is dropped (a new one starts fresh): with many credentials or rotated
+ * tokens they would pile up for the life of the process. Far longer than any wait of a send in use
+ * (a Retry-After is waited for at most 60 s), so a limiter in use is never dropped.
+ */
+export const IDLE_PACE_MS = 10 * 60_000;
+let lastSweep = 0;
+
 /** The limiter of the API at `baseUrl` called with `token` (only a hash of the token is kept). */
 export function paceOf(baseUrl: string, token: string): ApiPace {
+	const now = monotonicNow();
+	// Lazily, no timer: at most one sweep a minute, on the next call.
+	if (now - lastSweep >= 60_000) {
+		lastSweep = now;
+		for (const [key, idle] of paces) if (idle.idleFor(IDLE_PACE_MS, now)) paces.delete(key);
+	}
 	const key = `${baseUrl} ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
 	let pace = paces.get(key);
 	if (!pace) {
 		pace = new ApiPace();
 		paces.set(key, pace);
 	}
+	pace.lastUsed = now;
 	return pace;
+}
+
+/** How many limiters the process keeps. */
+export function pacesKept(): number {
+	return paces.size;
 }
 
 /** Forgets every API's pace, as a restarted process would (tests start each case this way). */
 export function forgetPaces(): void {
 	paces.clear();
+	lastSweep = 0;
 }

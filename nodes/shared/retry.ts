@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { monotonicNow, waitFor } from './clock';
 
 /**
  * THE retry policy of every API call of this package (shared/transport.ts `sendRequest`: the
@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
  *   sending it again cannot do anything twice. The wait is the answer's `Retry-After` (seconds or an
  *   HTTP date) when it has one, else the backoff below. A `Retry-After` longer than
  *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
- *   asked to wait.
+ *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request (pace.ts).
  * - A connection that never carried the request (refused, host or network unreachable, a
  *   temporary DNS failure, a connect timeout), for EVERY method: nothing reached the API, so
  *   sending it again cannot do anything twice. Retried like a failed read.
@@ -25,7 +25,8 @@ import { sleep } from 'n8n-workflow';
  *   `maxAttempts`, and the request waits its turn again (Retry-After, or at once: the limiter spaces
  *   it), so a bulk run at the API's limit finishes. At most `maxRefusals` (20) 429s per request in
  *   all; an API that refuses everything still ends after `maxAttempts`.
- * - Waits use n8n-workflow's `sleep` and end early when the execution is cancelled.
+ * - Waits run on a monotonic clock and end the moment the execution is cancelled, on n8n 1.x too
+ *   (clock.ts).
  *
  * Each page of a list is retried on its own with the same query (offset or cursor), so a retried
  * page is neither lost nor repeated.
@@ -60,7 +61,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 	maxRefusals: 20,
 });
 
-/** "Do not send before" time (epoch ms), shared by every request given the same gate. */
+/** "Do not send before" time (monotonic ms, clock.ts), shared by every request given the same gate. */
 export interface RetryGate {
 	notBefore: number;
 }
@@ -86,14 +87,18 @@ export type Attempt<T> = { ok: true; value: T } | { ok: false; error: Error; fai
 
 /** Time and randomness, injectable for unit tests. */
 export interface Clock {
+	/** monotonic ms: waits and the gate */
 	now(): number;
+	/** the wall clock (epoch ms): an HTTP-date Retry-After, the time named to try again; default Date.now */
+	wallNow?(): number;
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 	random(): number;
 }
 
 const realClock: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleep(ms, signal),
+	now: monotonicNow,
+	wallNow: () => Date.now(),
+	sleep: waitFor,
 	random: () => Math.random(),
 };
 
@@ -271,13 +276,16 @@ const seconds = (ms: number): string => {
 	return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
 };
 
+/** A moment as a clock time in UTC, e.g. "2026-11-26 17:16:28 UTC". */
+const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
 /** Whether to send again after `attempts` sends ended in `failure`, and after how long. */
 export function decide(
 	failure: Failure,
 	method: string,
 	attempts: number,
 	policy: Readonly<RetryPolicy>,
-	clock: Pick<Clock, 'now' | 'random'> = realClock,
+	clock: Pick<Clock, 'now' | 'wallNow' | 'random'> = realClock,
 ): Decision {
 	if (failure.kind === 'final') return { retry: false };
 	if (failure.kind === 'transient' && failure.nothingSent !== true && !SAFE_METHODS.has(method.toUpperCase())) {
@@ -288,11 +296,12 @@ export function decide(
 	}
 	let delayMs: number;
 	if (failure.kind === 'rateLimited') {
-		const asked = parseRetryAfter(failure.retryAfter, clock.now());
+		const wallNow = clock.wallNow?.() ?? Date.now();
+		const asked = parseRetryAfter(failure.retryAfter, wallNow);
 		if (asked !== undefined && asked > policy.maxRetryAfterMs) {
 			return {
 				retry: false,
-				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again later.`,
+				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again after ${clockTime(wallNow + asked)}.`,
 			};
 		}
 		// At the API's pace the limiter spaces the retry; a backoff would only add to it.

@@ -11,10 +11,11 @@ import type {
 	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
 import { networkError, notSentAgainError } from './errors';
+import { monotonicNow } from './clock';
 import { paceOf } from './pace';
 import { readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
@@ -108,6 +109,37 @@ export interface CallSettings {
 	timeoutSetting?: string;
 	/** secrets never quoted in an error (the API token) */
 	redact: string[];
+	/**
+	 * someone waits for it in the editor: it goes before every queued send (pace.ts). Default: the
+	 * calls of a manual execution's first item (its only one when one item is run by hand; n8n's
+	 * routing engine does not tell a single-item run from the first item of many).
+	 */
+	interactive?: boolean;
+}
+
+/** Whether a call is one someone waits for in the editor (CallSettings.interactive). */
+function isInteractive(context: Context, call: CallSettings): boolean {
+	if (call.interactive !== undefined) return call.interactive;
+	const getMode = (context as { getMode?: () => string }).getMode;
+	return call.itemIndex === 0 && typeof getMode === 'function' && getMode.call(context) === 'manual';
+}
+
+/** A send whose Timeout was spent waiting for the API's turn: nothing was sent. */
+function queueTimeoutError(context: Context, method: string, path: string, call: CallSettings): NodeApiError {
+	const setting = call.timeoutSetting ? ` If a bulk run shares this credential, run this later or raise ${call.timeoutSetting}.` : '';
+	const message = `The API's turn did not come within ${call.timeoutMs} ms (timeout): nothing was sent`;
+	const error = new NodeApiError(
+		context.getNode(),
+		{ success: false, message: 'timeout', request: `${method} ${path}` },
+		{
+			message,
+			description: `${method} ${path} waited for the API's turn (the API asked the node to hold its requests) until its timeout was spent, so it was never sent and nothing was done on the platform.${setting}`,
+			httpCode: null as unknown as string,
+			itemIndex: call.itemIndex,
+		},
+	);
+	error.message = message;
+	return error;
 }
 
 /**
@@ -126,6 +158,7 @@ export async function sendRequest(
 	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
 	// How the last send of a write ended (writes.ts): a 2xx is done, whatever the reader made of it.
 	let written: WriteOutcome['kind'] = 'notDone';
+	const interactive = isInteractive(context, call);
 	const attempt = async (sends: number): Promise<Attempt<IDataObject>> => {
 		// Fresh options and headers for every attempt: authentication writes the token into the
 		// headers, and a retry must send exactly the same query (offset, cursor) again.
@@ -140,8 +173,14 @@ export async function sendRequest(
 			timeout: call.timeoutMs,
 		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
-		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry waits).
-		const turn = await pace.turn(call.signal, sends > 1);
+		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry
+		// waits). For an interactive call time queued counts toward the Timeout (the request gets what
+		// is left of it): someone waits for it. A bulk run's sends wait as long as the API's pace asks,
+		// or a run at the API's limit could not finish (1 000 items at 10/s queue for 100 s).
+		const deadline = interactive ? monotonicNow() + call.timeoutMs : undefined;
+		const turn = await pace.turn(call.signal, { isRetry: sends > 1, interactive, deadline });
+		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
+		if (deadline !== undefined) sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
 		try {
 			response = await turn.send(
 				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,
@@ -206,6 +245,8 @@ export interface ApiRequest {
 	body?: IDataObject;
 	qs?: IDataObject;
 	itemIndex?: number;
+	/** a picker's call: someone waits for it in the editor (CallSettings.interactive) */
+	interactive?: boolean;
 }
 
 /**
@@ -226,5 +267,6 @@ export async function inboxApiRequest(this: Context, request: ApiRequest): Promi
 		signal: cancelSignalOf(this),
 		timeoutMs: DEFAULT_TIMEOUT_MS,
 		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		interactive: request.interactive ?? false,
 	});
 }

@@ -13,7 +13,7 @@ export const GET_USERS_METHOD = 'getUsers';
  * attendant id); the description shows the e-mail address and the online status.
  */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/user/list' });
+	const body = await inboxApiRequest.call(this, { method: 'GET', path: '/user/list', interactive: true });
 	return objectsAt(body, LIST_AT.users)
 		.filter((entry) => typeof entry.id === 'string' && entry.id !== '')
 		.map((entry) => {

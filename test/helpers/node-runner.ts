@@ -3,7 +3,7 @@
  * (test/helpers/n8n-harness.ts), and captures what the node throws.
  */
 import { DirectoryLoader } from 'n8n-core';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { forgetPaces } from '../../nodes/shared/pace';
@@ -24,6 +24,8 @@ export interface NodeRun {
 	signal?: AbortSignal;
 	/** the node's typeVersion; default: the one the editor adds to a new node */
 	typeVersion?: number;
+	/** the execution's mode; default 'manual' (a run from the editor) */
+	mode?: WorkflowExecuteMode;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<INodeExec
 		continueOnFail: run.continueOnFail,
 		signal: run.signal,
 		typeVersion: run.typeVersion,
+		mode: run.mode,
 		credentials: {
 			baseUrl: run.baseUrl ?? sandbox.baseUrl,
 			apiToken: run.apiToken ?? sandbox.token,

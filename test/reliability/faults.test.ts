@@ -8,6 +8,8 @@
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
 
 import { randomUUID } from 'node:crypto';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 
 import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -411,16 +413,35 @@ describe('no HTTP answer at all', () => {
 	test('connection refused (a closed port): nothing was sent, so a GET and a POST alike give up after 3 attempts', async () => {
 		const port = await closedPort();
 		const baseUrl = `http://127.0.0.1:${port}/v2`;
+		// The attempts are counted where they happen: every TCP connection opened to that port and
+		// refused (Node's diagnostics channel for client sockets), not read from the node's text.
+		let refusedConnections = 0;
+		const countRefused = ({ socket }: { socket: Socket }): void => {
+			socket.once('error', (error: NodeJS.ErrnoException & { port?: number }) => {
+				if (error.code === 'ECONNREFUSED' && error.port === port) refusedConnections++;
+			});
+		};
+		diagnosticsChannel.subscribe('net.client.socket', countRefused as (message: unknown) => void);
+		try {
+			await expectRefusedThreeTimes(port, baseUrl, () => refusedConnections);
+		} finally {
+			diagnosticsChannel.unsubscribe('net.client.socket', countRefused as (message: unknown) => void);
+		}
+	});
+
+	async function expectRefusedThreeTimes(port: number, baseUrl: string, connections: () => number): Promise<void> {
 		const get = await runError(ctx.sandbox, { baseUrl, parameters: listUsers });
+		expect(connections()).toBe(3);
 		expect(get.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
 		expect(String(get.description)).toContain('GET /user/list never reached the API');
 		expect(String(get.description)).toContain('Gave up after 3 attempts.');
 		const post = await runError(ctx.sandbox, { baseUrl, parameters: createTag('Refused') });
+		expect(connections()).toBe(6);
 		expect(post.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
 		expect(String(post.description)).toContain('Gave up after 3 attempts.');
 		expect(String(post.description)).not.toContain('may have carried out');
 		expect(ctx.sandbox.requests).toHaveLength(0);
-	});
+	}
 
 	test('reset once on a GET: retried, the list is complete', async () => {
 		ctx.sandbox.addFault({ path: '/integration/list', kind: 'reset' });

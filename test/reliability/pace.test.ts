@@ -97,11 +97,11 @@ describe('Tag → Remove From Contact, 300 items, an API that allows 20 requests
 	}, BULK_TIMEOUT_MS);
 });
 
-describe('a 429 holds back every request queued on the API', () => {
-	test('the first 10 requests refused with Retry-After: 1 → the 20 items still queued wait it out too, then all 30 are done once', async () => {
+describe('a 429 holds back every request queued on the API while the API refuses them too', () => {
+	test('the first 10 requests refused with Retry-After: 1, and the one probe sent during the hold refused too → the 19 items still queued wait it out, then all 30 are done once', async () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 30);
-		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 10 });
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 11 });
 		// The first 10 (the requests in flight at first) are held until all are on the wire, so each
 		// of them is refused before any other request could go.
 		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
@@ -111,11 +111,29 @@ describe('a 429 holds back every request queued on the API', () => {
 		const out = await running;
 		expectEachDoneOnce(phones, out);
 		const requests = removals();
-		expect(requests.slice(0, 10).map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 429));
+		expect(requests.slice(0, 11).map((r) => r.status)).toEqual(Array.from({ length: 11 }, () => 429));
 		const firstRefusal = Math.min(...requests.slice(0, 10).map((r) => r.answeredAt!));
-		// Every later request, refused item or not, came after Retry-After was over. A lower bound
-		// only: a busy machine can make it later, never earlier.
-		for (const r of requests.slice(10)) expect(r.at - firstRefusal).toBeGreaterThanOrEqual(950);
+		// One probe (the 11th request) asked during the hold; every later request, refused item or
+		// not, came after Retry-After was over. A lower bound only: a busy machine can make it
+		// later, never earlier.
+		for (const r of requests.slice(11)) expect(r.at - firstRefusal).toBeGreaterThanOrEqual(950);
+	});
+
+	test('the first 10 refused with Retry-After: 1, the probe accepted → the queued items go at once; only the refused ones wait out their Retry-After', async () => {
+		const { sandbox } = ctx;
+		const phones = members().slice(0, 30);
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 10 });
+		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
+		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
+		const refused = new Set((await wave.waitFor(10)).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
+		// The refused ones' retries are held: the 20 others must be done before any of them.
+		const retries = sandbox.hold({ path: '/tag/remove-from-contact', skip: 20 });
+		wave.release();
+		const others = await retries.waitFor(10);
+		expect(new Set(others.map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)))).toEqual(refused);
+		expect(removals().filter((r) => r.status === 200)).toHaveLength(20);
+		retries.release();
+		expectEachDoneOnce(phones, await running);
 	});
 });
 
@@ -182,25 +200,34 @@ describe('a 429 storm on pages fetched ahead', () => {
 	}, BULK_TIMEOUT_MS);
 });
 
+/** Resolves once `until()` holds (checked every few ms; fails after 10 s). */
+async function reached(until: () => boolean): Promise<void> {
+	for (const deadline = Date.now() + 10_000; !until(); ) {
+		if (Date.now() > deadline) throw new Error('not reached in 10 s');
+		await new Promise((resolve) => setTimeout(resolve, 2));
+	}
+}
+
 describe('an API without a limit is not slowed', () => {
-	test('requests in flight: 10 at first, then doubling with each round of answers (20, 40) up to 64; no rate set', async () => {
+	test('requests in flight: exactly 10 at first, then one more per accepted answer (20, 40) up to 64; no rate set', async () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 300);
-		// Each round is held by the sandbox until as many as the node sends without an answer have
-		// arrived; the next round's hold is set before this one is let through. A round's requests are
-		// counted after the run: a hold takes every request that arrives until it is released, so a
-		// node that sent more without an answer would show it there.
+		// Each round is held by the sandbox; a round is counted once it is complete: every request the
+		// node has on the wire has reached the sandbox and others still wait in the node (so the cap,
+		// not the input, stopped it; no timer is set without a rate, so nothing more goes until an
+		// answer). Then the next round's hold is set and this one let through.
 		const rounds: Hold[] = [sandbox.hold({ path: '/tag/remove-from-contact' })];
 		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
-		for (const expected of [10, 20, 40, 64]) {
+		const inFlight: number[] = [];
+		for (let i = 0; i < 4; i++) {
 			const round = rounds[rounds.length - 1];
-			await round.waitFor(expected);
+			await reached(() => pace(sandbox).inFlight === round.held.length && pace(sandbox).waiting > 0);
+			inFlight.push(round.held.length);
 			rounds.push(sandbox.hold({ path: '/tag/remove-from-contact' }));
 			round.release();
 		}
 		rounds[rounds.length - 1].release();
 		const out = await running;
-		const inFlight = rounds.slice(0, 4).map((round) => round.held.length);
 		expect(inFlight).toEqual([10, 20, 40, 64]);
 		expectEachDoneOnce(phones, out);
 		// No rate was ever set: no send waited for a clock.
@@ -208,15 +235,35 @@ describe('an API without a limit is not slowed', () => {
 	});
 });
 
-describe('a cancelled execution leaves nothing queued', () => {
-	/** Resolves once `until()` holds (checked every few ms; fails after 10 s). */
-	async function reached(until: () => boolean): Promise<void> {
-		for (const deadline = Date.now() + 10_000; !until(); ) {
-			if (Date.now() > deadline) throw new Error('not reached in 10 s');
-			await new Promise((resolve) => setTimeout(resolve, 2));
-		}
-	}
+describe('the rate after a 429 (no Retry-After): 0.7 × what the API accepted, over at least 1 s', () => {
+	test('20 accepted, the 21st refused: the rate set is 0.7 × 20 per the measured window', async () => {
+		const { sandbox } = ctx;
+		const phones = members().slice(0, 60);
+		// 20 tokens, no refill and no Retry-After: the 21st request is refused. Every later request is
+		// held at the sandbox, so no answer changes the rate before it is read.
+		sandbox.setRateLimit({ perSecond: 0, burst: 20, retryAfter: false });
+		const later = sandbox.hold({ path: '/tag/remove-from-contact', skip: 21 });
+		const controller = new AbortController();
+		const running = runError(sandbox, { parameters: removeBigTag, items: itemsFor(phones), signal: controller.signal });
+		await reached(() => pace(sandbox).refused === 1);
+		const rate = pace(sandbox).rate;
+		const first21 = removals().slice(0, 21);
+		expect(first21.map((r) => r.status)).toEqual([...Array.from({ length: 20 }, () => 200), 429]);
+		// What the API accepted, per second, over the window from the first send to the refusal
+		// (DESIGN: at least 1 s, PACE.minWindowMs), measured by the sandbox.
+		const windowMs = Math.max(1000, first21[20].answeredAt! - first21[0].at);
+		const acceptedRate = (20 * 1000) / windowMs;
+		expect(rate).toBeGreaterThanOrEqual(0.65 * acceptedRate);
+		expect(rate).toBeLessThanOrEqual(0.75 * acceptedRate);
+		controller.abort();
+		later.release();
+		await running;
+		// The requests the sandbox held are answered before the next test resets it.
+		await reached(() => pace(sandbox).inFlight === 0);
+	});
+});
 
+describe('a cancelled execution leaves nothing queued', () => {
 	test('cancelled while its requests wait out a Retry-After: none of them is sent; the request of the next run is the next one sent', async () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 50);
@@ -239,7 +286,11 @@ describe('a cancelled execution leaves nothing queued', () => {
 		expect(out).toHaveLength(1);
 		expect(removals()).toHaveLength(sentBeforeTheCancel + 1);
 		expect(removals().at(-1)?.body).toEqual({ phoneNumber: phones[49], tagIds: [BIG] });
-		expect(members()).toEqual(expect.arrayContaining(phones.slice(5, 49)));
+		// The 5 the API accepted before the cancel are removed; every other item of the cancelled run
+		// still has the tag (which items n8n's routing engine hands over first is its own affair).
+		const acceptedBefore = new Set(removals().slice(0, sentBeforeTheCancel).filter((r) => r.status === 200).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
+		expect(acceptedBefore.size).toBe(5);
+		expect(members()).toEqual(expect.arrayContaining(phones.slice(0, 49).filter((phone) => !acceptedBefore.has(phone))));
 	});
 
 	test('two executions wait out the same Retry-After and one is cancelled: the other still sends every item and is done', async () => {

@@ -1,0 +1,57 @@
+import * as workflow from 'n8n-workflow';
+
+/**
+ * Time for the pace and the retries (pace.ts, retry.ts): holds, deadlines and spacing are measured
+ * on a clock that never steps back. The wall clock does (NTP, a resumed VM, a changed time zone
+ * setting): a hold of 2 s measured on it lasted an hour when it stepped back an hour.
+ * `performance` is a global of Node ≥ 16, not one of the globals n8n's community-node lint restricts.
+ */
+export function monotonicNow(): number {
+	return performance.now();
+}
+
+type Sleeper = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * n8n-workflow 2.x's `sleep` takes a signal and clears its timer when it fires; 1.x's ignores it,
+ * and 1.x offers `sleepWithAbort` instead (2.x does not export it).
+ */
+const stoppableSleep: Sleeper =
+	(workflow as unknown as { sleepWithAbort?: Sleeper }).sleepWithAbort ?? (workflow.sleep as Sleeper);
+
+export const cancelledError = (signal: AbortSignal): Error =>
+	signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
+
+/**
+ * Waits `ms`, or rejects with the cancel's reason the moment `signal` fires (on n8n 1.x too). The
+ * timer runs on a private signal, so 1.x's `sleepWithAbort`, which leaves its listener behind, leaves
+ * it on nothing that lives on; the one listener on the caller's signal is removed when the wait ends.
+ */
+export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted) throw cancelledError(signal);
+	const stop = new AbortController();
+	if (!signal) {
+		await stoppableSleep(ms, stop.signal);
+		return;
+	}
+	let onAbort: () => void = () => undefined;
+	const cancelled = new Promise<never>((_resolve, reject) => {
+		onAbort = () => {
+			reject(cancelledError(signal));
+			stop.abort();
+		};
+	});
+	signal.addEventListener('abort', onAbort, { once: true });
+	try {
+		await Promise.race([stoppableSleep(ms, stop.signal), cancelled]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
+/** A wake-up the caller can call off: `stop()` clears its timer (n8n 1.x and 2.x alike). */
+export function wakeAfter(ms: number, wake: () => void): { stop: () => void } {
+	const stop = new AbortController();
+	stoppableSleep(ms, stop.signal).then(wake, () => undefined);
+	return { stop: () => stop.abort() };
+}
