@@ -23,6 +23,8 @@ export interface WorkflowRun {
 	waitBetweenTries?: number;
 	/** n8n's execution id (the memory of writes is per execution) */
 	executionId: string;
+	/** the credential's Base URL; default: the sandbox's */
+	baseUrl?: string;
 }
 
 export interface WorkflowResult {
@@ -60,7 +62,7 @@ export async function runWorkflow(sandbox: Sandbox, options: WorkflowRun): Promi
 		activeVersionId: null,
 	} as never);
 	const additionalData = makeAdditionalData(
-		{ baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
+		{ baseUrl: options.baseUrl ?? sandbox.baseUrl, apiToken: sandbox.token },
 		{ executionId: options.executionId, hooks } as never,
 	);
 	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);

@@ -11,6 +11,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { EXPIRY_MS, MAX_WRITES, rememberedWrites, writeOnce } from '../../nodes/shared/writes';
 import { useSandbox } from '../helpers/node-runner';
+import { closedPort } from './helpers';
 import type { OnError } from '../helpers/workflow-runner';
 import { runWorkflow } from '../helpers/workflow-runner';
 
@@ -129,6 +130,20 @@ describe('Retry On Fail: what is sent again and what is not', () => {
 		expect(regular.map((item) => item.pairedItem)).toEqual(NAMES.map((_, index) => ({ item: index })));
 	});
 
+	test('a write that never left (connection refused) is sent again by each try: the last error says nothing was sent', async () => {
+		const port = await closedPort();
+		const result = await runWorkflow(ctx.sandbox, {
+			parameters,
+			items: items.slice(0, 1),
+			onError: 'stopWorkflow',
+			...retrySettings,
+			executionId: newExecutionId(),
+			baseUrl: `http://127.0.0.1:${port}/v2`,
+		});
+		// Not "Not sent again": nothing reached the API, so n8n's third try sent it (and failed) again.
+		expect(result.error?.message).toBe(`Could not reach the API at 127.0.0.1:${port} (ECONNREFUSED): nothing was sent`);
+	});
+
 	test('another execution of the same workflow sends its writes (the memory is per execution)', async () => {
 		await runWorkflow(ctx.sandbox, { parameters, items: items.slice(0, 1), onError: 'stopWorkflow', ...retrySettings, executionId: newExecutionId() });
 		const second = await runWorkflow(ctx.sandbox, { parameters, items: items.slice(0, 1), onError: 'continueRegularOutput', ...retrySettings, executionId: newExecutionId() });
@@ -156,6 +171,14 @@ describe('the memory of writes stays bounded (writes.ts)', () => {
 		expect(sends).toBe(1);
 		expect((await writeOnce(scope(0), sent, send, start + EXPIRY_MS)).remembered).toBe(false);
 		expect(sends).toBe(2);
+	});
+
+	test('an expired entry behind a newer one (the wall clock stepped back) is not answered from memory', async () => {
+		const start = 4_000_000_000;
+		await writeOnce(scope(0), { ...sent, url: '/first' }, accepted, start + 10_000);
+		// The clock stepped back 10 s: this entry expires before the one stored above.
+		await writeOnce(scope(1), { ...sent, url: '/second' }, accepted, start);
+		expect((await writeOnce(scope(1), { ...sent, url: '/second' }, accepted, start + EXPIRY_MS)).remembered).toBe(false);
 	});
 
 	test(`at most ${MAX_WRITES} entries: the oldest go first`, async () => {
