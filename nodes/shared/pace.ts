@@ -37,6 +37,8 @@ export const PACE = Object.freeze({
 	minWindowMs: 1000,
 	/** requests per second, the lowest rate the limiter sets */
 	minRate: 1,
+	/** how long into a hold its one probe is sent (a shorter hold is waited out by every send) */
+	probeAfterMs: 1000,
 });
 
 /** A send let through by the limiter: it goes on the wire now, and the limiter learns from its answer. */
@@ -96,6 +98,8 @@ export class ApiPace {
 	private acceptedAtWindowStart = 0;
 	private nextSendAt = 0;
 	private holdUntil = 0;
+	/** when the current hold began */
+	private holdStart = 0;
 	/** the send let through during a hold to ask whether the API refuses the others too (0: none on the wire) */
 	private probeSeq = 0;
 	/** the current hold's one probe was sent */
@@ -173,8 +177,8 @@ export class ApiPace {
 		while (this.line.size > 0 && this.inFlight < Math.floor(this.cap)) {
 			const held = this.holdUntil > now;
 			// During a hold one send (the probe) asks whether the API refuses the others too.
-			if (held && (this.probeSpent || this.probeSeq !== 0)) {
-				blockedUntil = this.holdUntil;
+			if (held && (this.probeSpent || this.probeSeq !== 0 || now < this.holdStart + PACE.probeAfterMs)) {
+				blockedUntil = this.probeSpent || this.probeSeq !== 0 ? this.holdUntil : Math.min(this.holdUntil, this.holdStart + PACE.probeAfterMs);
 				break;
 			}
 			if (this.rate !== undefined && this.nextSendAt > now) {
@@ -314,16 +318,20 @@ export class ApiPace {
 	/**
 	 * Retry-After holds back the waiting sends; without one, the backoff when there is no rate.
 	 * A Retry-After may concern the whole API or only the refused request (a per-contact or
-	 * per-endpoint limit); only the API's answer to another request tells which. So a new hold lets
-	 * one send through at once, its probe: accepted, the hold ends; refused, the rest wait it out.
-	 * One request is the price of asking, once per hold.
+	 * per-endpoint limit); only the API's answer to another request tells which. So a hold lets one
+	 * send through after `probeAfterMs`, its probe: accepted, the hold ends; refused, the rest wait
+	 * it out. One request is the price of asking, once per hold; a hold of a second or less (a
+	 * rate limit's usual Retry-After) is waited out by all, as asking would cost a refusal each time.
 	 */
 	private hold(now: number, retryAfterMs: number | undefined): void {
 		let holdMs = 0;
 		if (retryAfterMs !== undefined) holdMs = retryAfterMs;
 		else if (this.rate === undefined) holdMs = backoffDelay(Math.max(1, this.refusalsInARow), DEFAULT_RETRY_POLICY, Math.random());
 		if (holdMs <= 0) return;
-		if (this.holdUntil <= now) this.probeSpent = false;
+		if (this.holdUntil <= now) {
+			this.probeSpent = false;
+			this.holdStart = now;
+		}
 		this.holdUntil = Math.max(this.holdUntil, now + holdMs);
 	}
 

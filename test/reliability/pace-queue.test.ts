@@ -71,12 +71,10 @@ describe('a cancel with 125 000 sends waiting', () => {
 });
 
 describe('the wall clock steps back an hour', () => {
-	test('during a 2 s Retry-After hold: the waiting send goes after 2 s, not after an hour and 2 s', async () => {
+	test('during a 2 s Retry-After hold: the waiting send goes within 2 s (as the hold\'s probe after 1 s), not after an hour', async () => {
 		jest.useFakeTimers();
 		const pace = new ApiPace();
 		const refused = answerWith(429, { 'retry-after': '2' });
-		await (await pace.turn(undefined))!.send(refused);
-		// The hold's one probe is refused too: the hold stands.
 		await (await pace.turn(undefined))!.send(refused);
 		let went = false;
 		const next = pace.turn(undefined).then(() => {

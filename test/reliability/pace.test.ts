@@ -98,10 +98,10 @@ describe('Tag → Remove From Contact, 300 items, an API that allows 20 requests
 });
 
 describe('a 429 holds back every request queued on the API while the API refuses them too', () => {
-	test('the first 10 requests refused with Retry-After: 1, and the one probe sent during the hold refused too → the 19 items still queued wait it out, then all 30 are done once', async () => {
+	test('the first 10 requests refused with Retry-After: 2, and the one probe sent after 1 s of the hold refused too → the 19 items still queued wait it out, then all 30 are done once', async () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 30);
-		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 11 });
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 2, times: 11 });
 		// The first 10 (the requests in flight at first) are held until all are on the wire, so each
 		// of them is refused before any other request could go.
 		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
@@ -113,16 +113,18 @@ describe('a 429 holds back every request queued on the API while the API refuses
 		const requests = removals();
 		expect(requests.slice(0, 11).map((r) => r.status)).toEqual(Array.from({ length: 11 }, () => 429));
 		const firstRefusal = Math.min(...requests.slice(0, 10).map((r) => r.answeredAt!));
-		// One probe (the 11th request) asked during the hold; every later request, refused item or
-		// not, came after Retry-After was over. A lower bound only: a busy machine can make it
-		// later, never earlier.
-		for (const r of requests.slice(11)) expect(r.at - firstRefusal).toBeGreaterThanOrEqual(950);
+		// The probe (the 11th request) went 1 s into the hold; refused, every later request, refused
+		// item or not, came after its Retry-After was over. Lower bounds only: a busy machine can make
+		// them later, never earlier.
+		const probe = requests[10];
+		expect(probe.at - firstRefusal).toBeGreaterThanOrEqual(950);
+		for (const r of requests.slice(11)) expect(r.at - probe.answeredAt!).toBeGreaterThanOrEqual(1950);
 	});
 
-	test('the first 10 refused with Retry-After: 1, the probe accepted → the queued items go at once; only the refused ones wait out their Retry-After', async () => {
+	test('the first 10 refused with Retry-After: 2, the probe (1 s into the hold) accepted → the queued items go at once; only the refused ones wait out their Retry-After', async () => {
 		const { sandbox } = ctx;
 		const phones = members().slice(0, 30);
-		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 1, times: 10 });
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 2, times: 10 });
 		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
 		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
 		const refused = new Set((await wave.waitFor(10)).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
