@@ -206,3 +206,26 @@ describe('n8n 1.x: a cancel ends a wait at once', () => {
 		expect(jest.getTimerCount()).toBe(0);
 	});
 });
+
+describe('no timer left behind', () => {
+	test('a send waiting out a hold and then cancelled: the wake-up timer is cleared with it', async () => {
+		jest.useFakeTimers();
+		const pace = new ApiPace();
+		await (await pace.turn(undefined))!.send(answerWith(429, { 'retry-after': '30' }));
+		const controller = new AbortController();
+		const waiting = pace.turn(controller.signal);
+		expect(jest.getTimerCount()).toBe(1);
+		controller.abort(new Error('cancelled by the test'));
+		await expect(waiting).rejects.toThrow('cancelled by the test');
+		expect(jest.getTimerCount()).toBe(0);
+	});
+
+	test('a retry wait asked for after the cancel ends at once, with no timer', async () => {
+		jest.useFakeTimers();
+		const { waitFor } = jest.requireActual<typeof import('../../nodes/shared/clock')>('../../nodes/shared/clock');
+		const controller = new AbortController();
+		controller.abort(new Error('cancelled by the test'));
+		await expect(waitFor(30_000, controller.signal)).rejects.toThrow('cancelled by the test');
+		expect(jest.getTimerCount()).toBe(0);
+	});
+});
