@@ -77,3 +77,12 @@ test('under CI=true the switched-off suite fails, naming what is missing', () =>
 	expect(message).toContain('the switched-off suite did not run: E2E_SAMPLE=0. CI expects every e2e suite');
 	expect(report.numPendingTests).toBe(0);
 }, 60_000);
+
+test('CI=false is not CI: the switched-off suite is skipped, as outside CI', () => {
+	const { status, report } = runJest('false');
+	expect(status).toBe(0);
+	expect(outcomes(report)).toEqual([
+		['the switched-off suite (skipped: E2E_SAMPLE=0) a check', 'pending'],
+		['the switched-on suite a check', 'passed'],
+	]);
+}, 60_000);

@@ -24,3 +24,5 @@ export { seededId } from './ids';
 export * from './types';
 export { BODY_SHAPES, ERROR_SHAPES, PROBLEM_TITLE, PROXY_PAGE_TITLE, SECOND_REASON, SUCCESS_SHAPES } from './shapes';
 export type { AnswerShape, AnswerShapes } from './shapes';
+export { SCRIPTED_TEXT } from './script';
+export type { ScriptedAnswer, ScriptedBody, ScriptedStatus } from './script';

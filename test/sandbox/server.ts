@@ -15,6 +15,7 @@ import { Holds, type Hold, type HoldFilter } from './holds';
 import { flatHeaders, parseJson, readBody, sendJson } from './http';
 import type { Effects, Route } from './routes';
 import { RateLimiter, type RateLimit } from './rateLimit';
+import { resetConnection, writeScripted, type ScriptedAnswer } from './script';
 import { parseSeedOptions, seedState, type SeedOptions } from './seed';
 import { createSimulator, emitConnectionStatus, type Simulator } from './simulate';
 import type { SandboxState } from './state';
@@ -40,6 +41,8 @@ export interface SandboxOptions {
 	host?: string;
 	/** bearer token the API accepts; default 'sandbox-token' */
 	token?: string;
+	/** further bearer tokens it accepts (two credentials on one API: each its own rate-limit bucket) */
+	otherTokens?: string[];
 	/** sizes for the seeded data */
 	seed?: SeedOptions;
 	/** added to every /v2 request (default 0) */
@@ -81,6 +84,8 @@ export interface RecordedRequest {
 	seq: number;
 	/** the event counter when the answer was written (or the connection dropped); undefined while pending */
 	answeredSeq?: number;
+	/** the handler carried it out (answered 2xx), whatever the client then got (script.ts) */
+	carriedOut?: boolean;
 }
 
 export interface Sandbox {
@@ -105,6 +110,9 @@ export interface Sandbox {
 	/** Test hook: runs for every /v2 request after the latency, before faults and the handler
 	 *  (e.g. to change the state between two pages). Cleared by reset(). */
 	beforeHandle: ((request: RecordedRequest, state: SandboxState) => void) | undefined;
+	/** Test hook: the scripted answer to a /v2 request (script.ts), or undefined to answer as usual;
+	 *  asked after beforeHandle, before faults. Cleared by reset(). */
+	answerWith: ((request: RecordedRequest) => ScriptedAnswer | undefined) | undefined;
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
@@ -137,14 +145,16 @@ const NON_JSON_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title>
 const errorBody = (message: string) => ({ success: false, message });
 
 /** null when the bearer token is right; otherwise why not (never echoing the token). */
-function authError(header: string | undefined, token: string): string | null {
+function authError(header: string | undefined, tokens: string[]): string | null {
 	if (!header) return 'missing Authorization header (expected "Bearer <token>")';
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!match) return 'the Authorization header must use the Bearer scheme';
 	const given = Buffer.from(match[1]);
-	const expected = Buffer.from(token);
-	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid API token';
-	return null;
+	const known = tokens.some((token) => {
+		const expected = Buffer.from(token);
+		return given.length === expected.length && timingSafeEqual(given, expected);
+	});
+	return known ? null : 'invalid API token';
 }
 
 /** A fault's custom error text; `{authorization}` becomes the request's Authorization header. */
@@ -170,6 +180,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	inFlight = 0;
 	maxInFlight = 0;
 	beforeHandle: Sandbox['beforeHandle'];
+	answerWith: Sandbox['answerWith'];
 	readonly rateLimit: RateLimiter;
 
 	private current: SandboxState;
@@ -321,6 +332,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.variants = this.options.variants;
 		this.rateLimit.set(this.options.rateLimit);
 		this.beforeHandle = undefined;
+		this.answerWith = undefined;
 	}
 
 	waitForDeliveries(count: number, timeoutMs = 5000): Promise<Delivery[]> {
@@ -358,7 +370,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 	}
 
-	/** record → hold → latency → fault → auth → route → JSON body → handler. */
+	/** record → hold → latency → script → fault → auth → route → JSON body → handler. */
 	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
 		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now(), seq: ++this.events };
 		this.requests.push(record);
@@ -369,12 +381,22 @@ class SandboxServer implements Sandbox, ControlTarget {
 			this.inFlight--;
 			this.answered(record);
 		});
+		let scripted: ScriptedAnswer | undefined;
 		// 'reset-after' (faults.ts): handled as usual, then no answer.
 		let resetAfter = false;
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
+			if (status >= 200 && status < 300) record.carriedOut = true;
 			if (resetAfter) {
 				record.status = 0;
 				req.socket.destroy();
+				this.answered(record);
+				return;
+			}
+			// A script's answer to a request it let the handler carry out (script.ts).
+			if (scripted?.carriedOut && record.carriedOut && scripted.answer !== 'handler') {
+				record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
+				if (scripted.answer === 'reset') resetConnection(req);
+				else writeScripted(res, scripted.answer, body);
 				this.answered(record);
 				return;
 			}
@@ -401,12 +423,22 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (this.closed) return;
 		await this.requestTimers.sleep(this.latencyMs);
 		this.beforeHandle?.(record, this.current);
+		scripted = this.answerWith?.(record);
+		if (scripted?.latencyMs) await this.requestTimers.sleep(scripted.latencyMs);
+		if (this.closed) return;
+		if (scripted && !scripted.carriedOut && scripted.answer !== 'handler') {
+			record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
+			if (scripted.answer === 'reset') resetConnection(req);
+			else writeScripted(res, scripted.answer);
+			this.answered(record);
+			return;
+		}
 		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault?.kind === 'reset-after') resetAfter = true;
 		else if (fault) return this.applyFault(fault, req, res, record);
 
-		const denied = authError(req.headers.authorization, this.token);
+		const denied = authError(req.headers.authorization, [this.token, ...this.options.otherTokens]);
 		if (denied) return send(401, errorBody(denied));
 		const refusal = this.rateLimit.take(req.headers.authorization ?? '');
 		if (refusal) return send(429, errorBody('Too many requests, retry later'), refusal);
@@ -471,6 +503,7 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		port: options.port ?? 0,
 		host: options.host ?? '127.0.0.1',
 		token: options.token ?? 'sandbox-token',
+		otherTokens: options.otherTokens ?? [],
 		seed: parseSeedOptions(options.seed),
 		latencyMs: checkMs('latencyMs', options.latencyMs ?? 0),
 		minuteMs: checkMs('minuteMs', options.minuteMs ?? 60_000),
@@ -481,7 +514,9 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
 		rateLimit: options.rateLimit,
 	};
 	if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) throw badRequest('port must be an integer between 0 and 65535');
-	if (resolved.token === '' || /\s/.test(resolved.token)) throw badRequest('token must be a non-empty string without spaces');
+	for (const token of [resolved.token, ...resolved.otherTokens]) {
+		if (token === '' || /\s/.test(token)) throw badRequest('token must be a non-empty string without spaces');
+	}
 	return resolved;
 }
 

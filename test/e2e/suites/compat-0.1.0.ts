@@ -4,7 +4,7 @@
  * saved (typeVersion 1, defaults left out; its Manual Trigger swapped for a Webhook node so the test
  * can run it), run by n8n, and what the sandbox received is compared with what 0.1.0 sent.
  */
-import { actionFixtures, asRecorded, endOfListProbes } from '../../compat/fixtures';
+import { actionFixtures, asRecorded, cameFor, endOfListProbes } from '../../compat/fixtures';
 import { importAndActivate, runWebhookWorkflow, type E2EContext } from '../harness/context';
 import type { WorkflowDefinition } from '../harness/n8n-client';
 import { manualTriggerToWebhook, prepareForImport } from '../harness/workflows';
@@ -25,7 +25,7 @@ export function compat010Suite(ctx: () => E2EContext): void {
 			}
 			const received = sandbox.requests.filter((request) => request.path.startsWith('/v2/'));
 			expect(received.slice(0, fixture.requests.length).map(asRecorded)).toEqual(fixture.requests);
-			expect(endOfListProbes(fixture, received.slice(fixture.requests.length))).toEqual([]);
+			expect(endOfListProbes(fixture, received.slice(fixture.requests.length), await cameFor(fixture, sandbox))).toEqual([]);
 		});
 	});
 }

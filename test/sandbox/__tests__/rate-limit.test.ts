@@ -6,7 +6,9 @@
 import { RateLimiter } from '../rateLimit';
 import { apiClient, useSandbox } from './helpers';
 
-const ctx = useSandbox();
+/** A second credential on the same API, so that "a bucket per token" can be seen. */
+const SECOND_TOKEN = 'second-sandbox-token';
+const ctx = useSandbox({ otherTokens: [SECOND_TOKEN] });
 
 describe('sandbox rate limit', () => {
 	test('none by default: a burst of 30 is accepted', async () => {
@@ -43,12 +45,29 @@ describe('sandbox rate limit', () => {
 		expect(refused.headers.get('retry-after')).toBeNull();
 	});
 
-	test('per token: a wrong token is refused as unauthorized (401) without taking a token', async () => {
+	test('a bucket per token: a second token is accepted while the first one is refused, and each is refused once its own bucket is empty', async () => {
+		const sandbox = ctx.sandbox();
+		sandbox.setRateLimit({ perSecond: 0, burst: 2 });
+		const api = apiClient(sandbox);
+		const first = async (): Promise<number> => (await api.get('/user/list')).status;
+		const second = async (): Promise<number> => (await api.call('GET', '/user/list', { token: SECOND_TOKEN })).status;
+		expect([await first(), await first(), await first()]).toEqual([200, 200, 429]);
+		expect([await second(), await second(), await second()]).toEqual([200, 200, 429]);
+		expect(await first()).toBe(429);
+		expect(sandbox.rateLimit.refused).toBe(3);
+	});
+
+	test('auth before the limit: a wrong token is refused as unauthorized (401) every time, even once the limit would refuse it, and takes no token', async () => {
 		const sandbox = ctx.sandbox();
 		sandbox.setRateLimit({ perSecond: 0, burst: 1 });
 		const api = apiClient(sandbox);
-		expect((await api.call('GET', '/user/list', { token: 'another-token' })).status).toBe(401);
+		const wrong = async (): Promise<number> => (await api.call('GET', '/user/list', { token: 'another-token' })).status;
+		expect([await wrong(), await wrong(), await wrong()]).toEqual([401, 401, 401]);
+		expect(sandbox.rateLimit.refused).toBe(0);
 		expect((await api.get('/user/list')).status).toBe(200);
+		// The bucket now empty, a wrong token still hears that it is wrong, not to slow down.
+		expect(await wrong()).toBe(401);
+		expect((await api.get('/user/list')).status).toBe(429);
 	});
 
 	test('reset() goes back to the limit given at start (none here)', async () => {
