@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { monotonicNow } from './clock';
+
 /**
  * Never twice (DESIGN.md, "Never twice"): n8n's Retry On Fail re-runs the whole node with the same
  * execution, node, run index and items. Every write of that node (each item) would be sent again,
@@ -90,7 +92,8 @@ export async function writeOnce(
 	scope: WriteScope,
 	sent: SentWrite,
 	send: () => Promise<WriteOutcome>,
-	now: number = Date.now(),
+	// Monotonic: a wall clock stepped forward would expire a done write, and a retry resend it.
+	now: number = monotonicNow(),
 ): Promise<{ outcome: WriteOutcome; remembered: boolean }> {
 	prune(now);
 	const key = keyOf(scope, sent);

@@ -118,3 +118,21 @@ describe('issue 29: never stuck', () => {
 		expect(observed.timersLeft).toBe(0);
 	}, 90_000);
 });
+
+describe('found by the property test (writes.test.ts, seed 292026, shrunk)', () => {
+	test('the wall clock stepped forward 1 h after a write was accepted: Retry On Fail does not send it again', async () => {
+		// The memory of done writes expired on the wall clock: one step forward, and the accepted
+		// write of the second execution's item 1 was received again when n8n retried the node.
+		const world: World = {
+			executions: [
+				{ items: 1, settings: { retryOnFail: false, maxTries: 2, waitBetweenTries: 1, onError: 'stopWorkflow' } },
+				{ items: 2, settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1, onError: 'stopWorkflow' } },
+			],
+			scripts: [{ execution: 1, item: 0, steps: [refuse(400)] }],
+			latencyMs: 0,
+			clockStep: { afterRequests: 1, deltaMs: 3_600_000 },
+		};
+		const observed = await played(world);
+		expect(receiptsOf(observed, 1, 2)).toEqual([2, 1]);
+	});
+});
