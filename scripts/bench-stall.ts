@@ -13,7 +13,8 @@
  * Figures per run: the longest gap between two answers to the poller (either target; both shown),
  * the first-request delay (the sandbox's arrival time of the first request minus the execution's
  * startedAt), the node's run time (its executionTime in runData), items done (contacts the sandbox
- * accepted). Plus an idle n8n (the poller alone) for scale.
+ * accepted), n8n's CPU time during the run (its main process, /proc, less the poller's idle rate:
+ * the figure a busy shared machine distorts least). Plus an idle n8n (the poller alone) for scale.
  *
  * Bounded: every execution has n8n's own execution timeout and a deadline here (`--stall-timeout`
  * s); a run past it is reported as such, its execution is stopped, and the engine's remaining runs
@@ -21,6 +22,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { log, ms, printTable, ratio } from './bench-lists';
@@ -79,13 +81,15 @@ export interface StallSample {
 	answered: number;
 	polls: number;
 	firstRequestMs: number;
+	/** CPU time of n8n's main process from the trigger until the execution was seen finished, less what the poller alone costs it (the idle rate) */
+	cpuMs: number;
 	nodeMs: number;
 	timedOut: boolean;
 }
 
 export interface StallEngineResult {
 	engine: Engine;
-	idle: { gapMs: number; healthzGapMs: number; webhookGapMs: number };
+	idle: { gapMs: number; healthzGapMs: number; webhookGapMs: number; cpuMsPerSecond: number };
 	samples: StallSample[];
 	/** what was skipped and why (a run past its bound) */
 	skipped: string[];
@@ -221,7 +225,19 @@ async function until(check: () => boolean | Promise<boolean>, deadline: number):
 
 // ---- one run --------------------------------------------------------------------------------
 
+/** CPU time (user + system) of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	// utime and stime are fields 14 and 15 of /proc/<pid>/stat, i.e. 12 and 13 after the comm
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 interface RunSetup {
+	/** n8n's main process (our node runs there) */
+	pid: number;
+	/** CPU ms per second that the poller alone costs n8n (measured idle) */
+	idleCpuMsPerSecond: number;
 	ctx: E2EContext;
 	settings: StallSettings;
 	engine: Engine;
@@ -243,9 +259,12 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 	let timedOut = false;
 	let triggeredAt = 0;
 	let endedAt = 0;
+	let cpuAtTrigger = 0;
+	let cpuAtEnd = 0;
 	try {
 		await poller.warm(5);
 		triggeredAt = Date.now();
+		cpuAtTrigger = cpuMsOf(setup.pid);
 		const deadline = triggeredAt + settings.timeoutMs;
 		const answer = await n8n.callWebhook(webhookPathOf(workflow), { contacts: phones.map((phone) => ({ phone })) });
 		if (answer.status !== 200) throw new Error(`"${workflow.name}": the webhook answered ${answer.status}: ${answer.text.slice(0, 300)}`);
@@ -260,6 +279,7 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 			return id !== undefined;
 		}, deadline));
 		endedAt = Date.now();
+		cpuAtEnd = cpuMsOf(setup.pid);
 		if (id) execution = await n8n.getExecution(id);
 	} finally {
 		probes = await poller.stop();
@@ -287,12 +307,13 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 		polls: window.length,
 		firstRequestMs: requests.length ? requests[0].at - startedAt : NaN,
 		nodeMs: task?.executionTime ?? NaN,
+		cpuMs: cpuAtEnd - cpuAtTrigger - (setup.idleCpuMsPerSecond * (endedAt - triggeredAt)) / 1000,
 		timedOut,
 	};
 	// the longest gap counts from the trigger to the moment the bench saw the execution finished
 	sample.gapMs = Math.max(sample.healthzGapMs, sample.webhookGapMs);
 	log(
-		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}), first request after ${sample.firstRequestMs} ms, node ${sample.nodeMs} ms (${sample.status})`,
+		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}), first request after ${sample.firstRequestMs} ms, node ${sample.nodeMs} ms, n8n CPU ${sample.cpuMs.toFixed(0)} ms net of the poller (${sample.status})`,
 	);
 	return sample;
 }
@@ -302,12 +323,14 @@ async function idleGaps(setup: RunSetup, durationMs: number): Promise<StallEngin
 	const poller = startPoller(setup.healthzUrl, setup.pollUrl, setup.settings.pollMs, durationMs + 60_000);
 	await poller.warm(5);
 	const from = Date.now();
+	const cpuFrom = cpuMsOf(setup.pid);
 	await sleep(durationMs);
 	const to = Date.now();
+	const cpuMsPerSecond = ((cpuMsOf(setup.pid) - cpuFrom) * 1000) / (to - from);
 	const probes = await poller.stop();
 	const healthzGapMs = longestGap(probes, from, to, 'healthz');
 	const webhookGapMs = longestGap(probes, from, to, 'webhook');
-	return { gapMs: Math.max(healthzGapMs, webhookGapMs), healthzGapMs, webhookGapMs };
+	return { gapMs: Math.max(healthzGapMs, webhookGapMs), healthzGapMs, webhookGapMs, cpuMsPerSecond };
 }
 
 // ---- the case -------------------------------------------------------------------------------
@@ -348,7 +371,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 			const poll = await importAndActivate(ctx, pollWorkflow());
 			const pollUrl = `${stack.n8n.url}/webhook/${webhookPathOf(poll)}`;
 			await until(async () => (await fetch(pollUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.status)) === 200, Date.now() + 30_000);
-			const setup: RunSetup = { ctx, settings, engine, healthzUrl: `${stack.n8n.url}/healthz`, pollUrl };
+			const setup: RunSetup = { ctx, settings, engine, healthzUrl: `${stack.n8n.url}/healthz`, pollUrl, pid: stack.n8n.pid, idleCpuMsPerSecond: 0 };
 
 			const workflows = new Map<string, WorkflowRecord>();
 			const workflowFor = async (client: Client, batching: Batching | undefined): Promise<WorkflowRecord> => {
@@ -362,6 +385,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 				return workflows.get(key)!;
 			};
 			const engineResult: StallEngineResult = { engine, idle: await idleGaps(setup, 3000), samples: [], skipped: [] };
+			setup.idleCpuMsPerSecond = engineResult.idle.cpuMsPerSecond;
 			result.engines.push(engineResult);
 			log(`stall ${engine}: idle n8n, longest gap ${engineResult.idle.gapMs} ms`);
 
@@ -424,11 +448,12 @@ export function printStall(result: StallResult): void {
 	console.log(
 		`Stall: one execution of N items (Webhook → Split Out → the node; Tag → Remove From Contact, phone from ={{ $json.phone }}, or n8n's HTTP Request node v${HTTP_REQUEST_VERSION} doing the same POSTs), a fresh n8n per engine, sandbox with ${settings.latencyMs} ms latency and no rate limit; a poller in its own process asks /healthz and a Webhook-node workflow (answers on receipt) every ${settings.pollMs} ms, one request in flight per target.`,
 	);
+	console.log('n8n CPU per item = CPU time (user + system) of n8n\'s main process from the trigger until the execution was seen finished, less the idle rate of the poller alone (idle row, ms per s) × that time, ÷ items: n8n\'s own work, less sensitive to a shared machine than the wall-clock figures.');
 	console.log('longest gap = the longest time without an answer from n8n (the larger of /healthz and the webhook) from the trigger until the bench saw the execution finished; first request after = the sandbox\'s arrival time of the first request − the execution\'s startedAt; run time = the node\'s executionTime.');
 	console.log('');
-	const rows: string[][] = [['engine', 'client', 'Batching', 'items', 'done', 'longest gap', 'per item', '/healthz / webhook', 'first request after', 'run time', 'execution']];
+	const rows: string[][] = [['engine', 'client', 'Batching', 'items', 'done', 'longest gap', 'per item', '/healthz / webhook', 'first request after', 'run time', 'n8n CPU per item', 'execution']];
 	for (const engine of result.engines) {
-		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', '']);
+		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', `${engine.idle.cpuMsPerSecond.toFixed(0)} ms/s`, '']);
 		for (const s of engine.samples) {
 			rows.push([
 				'',
@@ -441,10 +466,11 @@ export function printStall(result: StallResult): void {
 				`${s.healthzGapMs} / ${s.webhookGapMs} ms`,
 				orDash(s.firstRequestMs, ms),
 				orDash(s.nodeMs, ms),
+				`${(s.cpuMs / s.items).toFixed(2)} ms`,
 				s.status,
 			]);
 		}
-		for (const skipped of engine.skipped) rows.push(['', `skipped: ${skipped}`, '', '', '', '', '', '', '', '', '']);
+		for (const skipped of engine.skipped) rows.push(['', `skipped: ${skipped}`, '', '', '', '', '', '', '', '', '', '']);
 	}
 	printTable(rows, 3);
 	if (result.search.length) {
@@ -457,7 +483,7 @@ export function printStall(result: StallResult): void {
 		if (!result.chosenWithinGoal) console.log(`No candidate kept the longest gap within ${STALL_BATCHED_GAP_GOAL_MS} ms; the rows with Batching use the one with the shortest gap.`);
 	}
 	console.log('');
-	const ratios: string[][] = [['ratios (same run)', 'items', 'longest gap', 'first request after', 'run time']];
+	const ratios: string[][] = [['ratios (same run)', 'items', 'longest gap', 'first request after', 'run time', 'n8n CPU']];
 	for (const engine of result.engines) {
 		for (const items of [...settings.items].sort((a, b) => a - b)) {
 			const ours = findSample(result, engine.engine, 'ours', items, false);
@@ -466,7 +492,7 @@ export function printStall(result: StallResult): void {
 			const httpB = findSample(result, engine.engine, 'http', items, true);
 			const line = (label: string, a: StallSample | undefined, b: StallSample | undefined): void => {
 				if (!a || !b) return;
-				ratios.push([`${engineLabel(engine.engine)}: ${label}`, String(items), ratio(a.gapMs / b.gapMs), orDash(a.firstRequestMs / b.firstRequestMs, ratio), orDash(a.nodeMs / b.nodeMs, ratio)]);
+				ratios.push([`${engineLabel(engine.engine)}: ${label}`, String(items), ratio(a.gapMs / b.gapMs), orDash(a.firstRequestMs / b.firstRequestMs, ratio), orDash(a.nodeMs / b.nodeMs, ratio), ratio(a.cpuMs / b.cpuMs)]);
 			};
 			line('ours / HTTP Request', ours, http);
 			line('ours with / without Batching', oursB, ours);
