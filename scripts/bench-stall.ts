@@ -13,7 +13,7 @@
  * Figures per run: the longest gap between two answers to the poller (either target; both shown),
  * the first-request delay (the sandbox's arrival time of the first request minus the execution's
  * startedAt), the node's run time (its executionTime in runData), items done (contacts the sandbox
- * accepted), n8n's CPU time during the run (its main process, /proc, less the poller's idle rate:
+ * accepted), n8n's CPU time during the run (its main process, /proc, less the poller's answers at their idle cost:
  * the figure a busy shared machine distorts least). Plus an idle n8n (the poller alone) for scale.
  *
  * Bounded: every execution has n8n's own execution timeout and a deadline here (`--stall-timeout`
@@ -81,7 +81,9 @@ export interface StallSample {
 	answered: number;
 	polls: number;
 	firstRequestMs: number;
-	/** CPU time of n8n's main process from the trigger until the execution was seen finished, less what the poller alone costs it (the idle rate) */
+	/** CPU time of n8n's main process from the trigger until the execution was seen finished */
+	rawCpuMs: number;
+	/** the same less what the poller's answers in that time cost n8n (at the idle cost per answer) */
 	cpuMs: number;
 	nodeMs: number;
 	timedOut: boolean;
@@ -89,7 +91,7 @@ export interface StallSample {
 
 export interface StallEngineResult {
 	engine: Engine;
-	idle: { gapMs: number; healthzGapMs: number; webhookGapMs: number; cpuMsPerSecond: number };
+	idle: { gapMs: number; healthzGapMs: number; webhookGapMs: number; cpuMsPerAnswer: number };
 	samples: StallSample[];
 	/** what was skipped and why (a run past its bound) */
 	skipped: string[];
@@ -236,8 +238,8 @@ function cpuMsOf(pid: number): number {
 interface RunSetup {
 	/** n8n's main process (our node runs there) */
 	pid: number;
-	/** CPU ms per second that the poller alone costs n8n (measured idle) */
-	idleCpuMsPerSecond: number;
+	/** CPU ms per poller answer (either target) on the idle n8n */
+	idleCpuMsPerAnswer: number;
 	ctx: E2EContext;
 	settings: StallSettings;
 	engine: Engine;
@@ -307,13 +309,14 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 		polls: window.length,
 		firstRequestMs: requests.length ? requests[0].at - startedAt : NaN,
 		nodeMs: task?.executionTime ?? NaN,
-		cpuMs: cpuAtEnd - cpuAtTrigger - (setup.idleCpuMsPerSecond * (endedAt - triggeredAt)) / 1000,
+		rawCpuMs: cpuAtEnd - cpuAtTrigger,
+		cpuMs: cpuAtEnd - cpuAtTrigger - setup.idleCpuMsPerAnswer * window.filter((p) => p.answeredAt !== undefined).length,
 		timedOut,
 	};
 	// the longest gap counts from the trigger to the moment the bench saw the execution finished
 	sample.gapMs = Math.max(sample.healthzGapMs, sample.webhookGapMs);
 	log(
-		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}), first request after ${sample.firstRequestMs} ms, node ${sample.nodeMs} ms, n8n CPU ${sample.cpuMs.toFixed(0)} ms net of the poller (${sample.status})`,
+		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}), first request after ${sample.firstRequestMs} ms, node ${sample.nodeMs} ms, n8n CPU ${sample.rawCpuMs} ms, ${sample.cpuMs.toFixed(0)} ms net of ${sample.answered} poller answers (${sample.status})`,
 	);
 	return sample;
 }
@@ -326,11 +329,13 @@ async function idleGaps(setup: RunSetup, durationMs: number): Promise<StallEngin
 	const cpuFrom = cpuMsOf(setup.pid);
 	await sleep(durationMs);
 	const to = Date.now();
-	const cpuMsPerSecond = ((cpuMsOf(setup.pid) - cpuFrom) * 1000) / (to - from);
+	const cpuIdle = cpuMsOf(setup.pid) - cpuFrom;
 	const probes = await poller.stop();
+	const answers = probes.filter((p) => p.answeredAt !== undefined && p.sentAt >= from && p.sentAt <= to).length;
+	const cpuMsPerAnswer = answers ? cpuIdle / answers : 0;
 	const healthzGapMs = longestGap(probes, from, to, 'healthz');
 	const webhookGapMs = longestGap(probes, from, to, 'webhook');
-	return { gapMs: Math.max(healthzGapMs, webhookGapMs), healthzGapMs, webhookGapMs, cpuMsPerSecond };
+	return { gapMs: Math.max(healthzGapMs, webhookGapMs), healthzGapMs, webhookGapMs, cpuMsPerAnswer };
 }
 
 // ---- the case -------------------------------------------------------------------------------
@@ -371,7 +376,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 			const poll = await importAndActivate(ctx, pollWorkflow());
 			const pollUrl = `${stack.n8n.url}/webhook/${webhookPathOf(poll)}`;
 			await until(async () => (await fetch(pollUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.status)) === 200, Date.now() + 30_000);
-			const setup: RunSetup = { ctx, settings, engine, healthzUrl: `${stack.n8n.url}/healthz`, pollUrl, pid: stack.n8n.pid, idleCpuMsPerSecond: 0 };
+			const setup: RunSetup = { ctx, settings, engine, healthzUrl: `${stack.n8n.url}/healthz`, pollUrl, pid: stack.n8n.pid, idleCpuMsPerAnswer: 0 };
 
 			const workflows = new Map<string, WorkflowRecord>();
 			const workflowFor = async (client: Client, batching: Batching | undefined): Promise<WorkflowRecord> => {
@@ -385,7 +390,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 				return workflows.get(key)!;
 			};
 			const engineResult: StallEngineResult = { engine, idle: await idleGaps(setup, 3000), samples: [], skipped: [] };
-			setup.idleCpuMsPerSecond = engineResult.idle.cpuMsPerSecond;
+			setup.idleCpuMsPerAnswer = engineResult.idle.cpuMsPerAnswer;
 			result.engines.push(engineResult);
 			log(`stall ${engine}: idle n8n, longest gap ${engineResult.idle.gapMs} ms`);
 
@@ -448,12 +453,12 @@ export function printStall(result: StallResult): void {
 	console.log(
 		`Stall: one execution of N items (Webhook → Split Out → the node; Tag → Remove From Contact, phone from ={{ $json.phone }}, or n8n's HTTP Request node v${HTTP_REQUEST_VERSION} doing the same POSTs), a fresh n8n per engine, sandbox with ${settings.latencyMs} ms latency and no rate limit; a poller in its own process asks /healthz and a Webhook-node workflow (answers on receipt) every ${settings.pollMs} ms, one request in flight per target.`,
 	);
-	console.log('n8n CPU per item = CPU time (user + system) of n8n\'s main process from the trigger until the execution was seen finished, less the idle rate of the poller alone (idle row, ms per s) × that time, ÷ items: n8n\'s own work, less sensitive to a shared machine than the wall-clock figures.');
+	console.log('n8n CPU per item = CPU time (user + system) of n8n\'s main process from the trigger until the execution was seen finished, less the poller\'s answers in that time × their idle cost (idle row), ÷ items: n8n\'s own work, less sensitive to a shared machine than the wall-clock figures.');
 	console.log('longest gap = the longest time without an answer from n8n (the larger of /healthz and the webhook) from the trigger until the bench saw the execution finished; first request after = the sandbox\'s arrival time of the first request − the execution\'s startedAt; run time = the node\'s executionTime.');
 	console.log('');
 	const rows: string[][] = [['engine', 'client', 'Batching', 'items', 'done', 'longest gap', 'per item', '/healthz / webhook', 'first request after', 'run time', 'n8n CPU per item', 'execution']];
 	for (const engine of result.engines) {
-		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', `${engine.idle.cpuMsPerSecond.toFixed(0)} ms/s`, '']);
+		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', `${engine.idle.cpuMsPerAnswer.toFixed(1)} ms per poller answer`, '']);
 		for (const s of engine.samples) {
 			rows.push([
 				'',
