@@ -8,6 +8,7 @@ import { operationSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './helpers/operation';
+import { shareByName } from './helpers/sharing';
 import { automationProperties } from './resources/automation';
 import { botIntegrationProperties } from './resources/botIntegration';
 import { chatProperties } from './resources/chat';
@@ -47,8 +48,11 @@ const resourceSelector: INodeProperties = {
 	default: 'tag',
 };
 
-/** The operation selectors and fields of every resource (the subtitle reads their action texts). */
-const operationProperties = [
+/**
+ * The operation selectors and fields of every resource (the subtitle reads their action texts),
+ * one property per parameter name (helpers/sharing.ts: n8n evaluates every property per item).
+ */
+const operationProperties = shareByName([
 	...automationProperties,
 	...botIntegrationProperties,
 	...chatProperties,
@@ -60,7 +64,7 @@ const operationProperties = [
 	...templateProperties,
 	...userProperties,
 	...webhookProperties,
-];
+], NODE_VERSIONS);
 
 /**
  * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.

@@ -9,6 +9,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import type { Sandbox } from '../sandbox';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
+import { operationsOf, panelOf } from '../helpers/operations';
 
 export const NODE_TYPE = 'conversationInbox';
 export const node = new ConversationInbox();
@@ -22,22 +23,24 @@ export interface FoundProperty {
 	operation: string;
 }
 
-/** Every parameter of the action node, collection options included, with its resource and operation. */
+/**
+ * Every parameter of the action node as each operation's panel shows it (a property shared by
+ * several operations once for each), collection options included.
+ */
 export function allProperties(): FoundProperty[] {
 	const found: FoundProperty[] = [];
 	const walk = (properties: INodeProperties[], prefix: string, resource: string, operation: string) => {
 		for (const property of properties) {
-			const show = property.displayOptions?.show;
-			const res = String(show?.resource?.[0] ?? resource);
-			const op = String(show?.operation?.[0] ?? operation);
 			const path = prefix ? `${prefix}.${property.name}` : property.name;
-			found.push({ property, path, resource: res, operation: op });
+			found.push({ property, path, resource, operation });
 			if (property.type === 'collection' && Array.isArray(property.options)) {
-				walk(property.options as INodeProperties[], path, res, op);
+				walk(property.options as INodeProperties[], path, resource, operation);
 			}
 		}
 	};
-	walk(description.properties, '', '', '');
+	for (const { resource, operation } of operationsOf(description)) {
+		walk(panelOf(description, resource, operation), '', resource, operation);
+	}
 	return found;
 }
 

@@ -8,7 +8,7 @@ import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import { WIRE } from '../../nodes/shared/wireNames';
 import { DEMO } from '../sandbox';
 import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
-import { operationsOf } from '../helpers/operations';
+import { operationsOf, panelOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 
 const description = new ConversationInbox().description;
@@ -49,11 +49,7 @@ function optionOf(resource: string, operation: string): INodePropertyOptions {
 }
 
 function propertiesOf(resource: string, operation: string): INodeProperties[] {
-	return description.properties.filter(
-		(p) =>
-			p.displayOptions?.show?.resource?.includes(resource) &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
+	return panelOf(description, resource, operation);
 }
 
 /** Which endpoint each group of wireNames.ts names (its doc comment says the same). */
@@ -166,6 +162,16 @@ describe('node description', () => {
 		}
 	});
 
+	// n8n prepares every input item before any request leaves, without yielding; only Settings →
+	// Request Options → Batching pauses it (docs/performance.md), and only the user can set it.
+	test.each(CONTRACT)('%s %s: the notice above Options says which setting keeps n8n answering on a large input', (resource, operation) => {
+		const names = propertiesOf(resource, operation).map((p) => p.name);
+		expect(names.slice(-2)).toEqual(['largeInputNotice', 'options']);
+		const notice = propertiesOf(resource, operation).find((p) => p.name === 'largeInputNotice');
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayName).toMatch(/Settings → Request Options → Batching .*interval 1 ms.*the requests stay the same/);
+	});
+
 	test('every enum option carries a description', () => {
 		const enums = description.properties
 			.flatMap((p) => [p, ...((p.options ?? []) as INodeProperties[])])
@@ -190,12 +196,22 @@ describe('node description', () => {
 		expect(sent).toEqual(documented);
 	});
 
-	test('every parameter that carries one API field has that field\'s name', () => {
-		const routed = description.properties
-			.flatMap((p) => [p, ...((p.type === 'collection' ? p.options : []) as INodeProperties[])])
-			.filter((p) => p.routing?.send?.property);
-		expect(routed.length).toBeGreaterThan(30);
-		for (const property of routed) expect(property.routing?.send?.property).toBe(property.name);
+	// n8n's engine reads a parameter with `routing` twice more per item (an expression evaluation each
+	// time): the node reads each field's value itself, once (helpers/prepare.ts); the operation
+	// options carry the request and the run. What each field sends, under which name, is what the
+	// 0.1.0 fixtures (test/compat) and the sandbox tests check.
+	test('no parameter carries routing; only the operations do', () => {
+		const nested = (p: INodeProperties): INodeProperties[] => [
+			p,
+			...((p.type === 'collection' ? p.options : []) as INodeProperties[]).flatMap(nested),
+		];
+		const routed = description.properties.flatMap(nested).filter((p) => p.routing !== undefined);
+		expect(routed.map((p) => p.name)).toEqual([]);
+		const operations = description.properties.filter((p) => p.name === 'operation');
+		expect(operations.length).toBeGreaterThan(10);
+		for (const selector of operations) {
+			for (const option of selector.options as INodePropertyOptions[]) expect(option.routing).toBeDefined();
+		}
 	});
 });
 

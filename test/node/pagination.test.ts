@@ -12,6 +12,7 @@ import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
+import { operationsOf, panelOf } from '../helpers/operations';
 
 const CONTACTS = 1050;
 const ctx = useSandbox({ latencyMs: 30, seed: { contactsOnBigTag: CONTACTS } });
@@ -191,9 +192,7 @@ describe('the tag changes while it is paged', () => {
 
 describe('Options → Concurrent Page Requests', () => {
 	const description = new ConversationInbox().description;
-	const options = description.properties.find(
-		(p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('getContacts'),
-	)!;
+	const options = panelOf(description, 'tag', 'getContacts').find((p) => p.name === 'options')!;
 	const entries = (options.options as INodeProperties[]).filter((o) => o.name === 'concurrentPageRequests');
 
 	test('a number 1-10, default 4, on the offset lists only (Tag → Get Contacts, Chat → Get Many, Message → Get Many)', () => {
@@ -206,11 +205,23 @@ describe('Options → Concurrent Page Requests', () => {
 				typeOptions: { minValue: 1, maxValue: 10 },
 			});
 		}
-		const withOption = description.properties
-			.filter((p) => p.name === 'options' && (p.options as INodeProperties[]).some((o) => o.name === 'concurrentPageRequests'))
-			.map((p) => `${p.displayOptions?.show?.resource}.${p.displayOptions?.show?.operation}`);
-		// Tag → Get Contacts twice: version 1 (0.1.0's Tag ID / Tag Name) and version 2 have it.
-		expect(withOption.sort()).toEqual(['chat.getAll', 'message.getAll', 'tag.getContacts', 'tag.getContacts']);
+		const withOption = [1, 2].flatMap((version) =>
+			operationsOf(description)
+				.filter(({ resource, operation }) =>
+					panelOf(description, resource, operation, version).some(
+						(p) => p.name === 'options' && (p.options as INodeProperties[]).some((o) => o.name === 'concurrentPageRequests'),
+					),
+				)
+				.map(({ resource, operation }) => `${resource}.${operation} v${version}`),
+		);
+		expect(withOption.sort()).toEqual([
+			'chat.getAll v1',
+			'chat.getAll v2',
+			'message.getAll v1',
+			'message.getAll v2',
+			'tag.getContacts v1',
+			'tag.getContacts v2',
+		]);
 		expect((options.options as INodeProperties[]).map((o) => o.displayName)).toEqual([
 			'Concurrent Page Requests',
 			'Concurrent Page Requests',

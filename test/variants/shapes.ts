@@ -7,7 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
-import { operationKey, operationsOf } from '../helpers/operations';
+import { operationKey, operationsOf, panelOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 import type { AnswerShape, Variants } from '../sandbox';
 import { ERROR_SHAPES, SECOND_REASON, SUCCESS_SHAPES } from '../sandbox';
@@ -74,11 +74,9 @@ export const OPERATIONS = operationsOf(description).map((entry) => {
 
 /** A cursor list offers the Cursor Parameter Name option (read from the description). */
 function pagesByCursor(resource: string, operation: string): boolean {
-	return description.properties.some(
+	return panelOf(description, resource, operation).some(
 		(property) =>
 			property.name === 'options' &&
-			property.displayOptions?.show?.resource?.includes(resource) &&
-			property.displayOptions?.show?.operation?.includes(operation) &&
 			(property.options ?? []).some((option) => 'name' in option && option.name === 'cursorParameter'),
 	);
 }

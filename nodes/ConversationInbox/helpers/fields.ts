@@ -2,7 +2,9 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Check } from '../../shared/checks';
 import { oneOf } from '../../shared/checks';
-import { ID_PLACEHOLDER } from '../../shared/constants';
+import { ID_PLACEHOLDER, PAGE_SIZE } from '../../shared/constants';
+import { chatLocatorProperty } from '../../shared/chatLocator';
+import { integrationLocatorProperty } from '../../shared/integrationLocator';
 
 /**
  * The fields of an operation. A field that carries one API value is declared once, with the check
@@ -33,6 +35,14 @@ export interface SentField extends Target {
 	whenEmpty?: { reason: string; fix: string };
 	/** required when another field's value asks for it (checked first, so its reason is the one shown) */
 	requiredWhen?: RequiredWhen;
+	/** where prepare.ts reads the value: the parameter's name, or `<collection>.<name>` */
+	parameter: string;
+	/** the collection holding it: read only when the user added it */
+	collection?: string;
+	/** a resource locator's value is read without its mode */
+	extractValue: boolean;
+	/** the field's own display rules (beyond resource and operation): read only while they show it */
+	shownWhen?: INodeProperties['displayOptions'];
 }
 
 /** E.g. Specific Message is required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE. */
@@ -58,12 +68,25 @@ export function asField(spec: FieldSpec): Field {
 	return 'property' in spec ? spec : { property: spec, sent: [] };
 }
 
+/**
+ * The value is read by prepare.ts (`readSentFields`), once per item, as n8n's `routing.send` read it:
+ * n8n's engine reads a property with `routing` twice more per item (for the request and again for
+ * the Base URL), an expression evaluation each time (docs/performance.md).
+ */
 function sentField(location: Location, property: INodeProperties, check: Check, options: SendOptions): Field {
 	const key = options.key ?? property.name;
-	const target: SentField = { in: location, key, label: property.displayName, check, optional: false };
+	const target: SentField = {
+		in: location,
+		key,
+		label: property.displayName,
+		check,
+		optional: false,
+		parameter: property.name,
+		extractValue: property.extractValue !== undefined || property.type === 'resourceLocator',
+	};
+	if (property.displayOptions) target.shownWhen = property.displayOptions;
 	if (options.requiredWhen) target.requiredWhen = options.requiredWhen;
-	const send = { type: location === 'body' ? 'body' : 'query', property: key, propertyInDotNotation: false } as const;
-	return { property: { ...property, routing: { send } }, sent: [target] };
+	return { property, sent: [target] };
 }
 
 interface SendOptions {
@@ -86,6 +109,21 @@ export function targetOf(field: Field): Target {
 	return { in: sent.in, key: sent.key, label: sent.label };
 }
 
+/**
+ * The texts of the Name and URL fields, each one property shared by the operations that have it
+ * (helpers/sharing.ts), so each text speaks for all of them.
+ */
+export const NAME_FIELD = {
+	placeholder: 'e.g. VIP Customer',
+	description:
+		'Name as shown in the platform: of the tag (1-255 characters, unique in the company; names are case-sensitive), or of the bot integration',
+} as const;
+export const URL_FIELD = {
+	placeholder: 'e.g. https://example.com/hooks/inbox',
+	description:
+		"Absolute http(s) address. A webhook's: the address the API calls for each event. A bot integration's: the bot flow's address, {origin}/api/v1/bots/{botId} (the bot server's address, then /api/v1/bots/ and the bot's ID).",
+} as const;
+
 /** A required text field. */
 export function requiredText(
 	options: Pick<INodeProperties, 'displayName' | 'name' | 'placeholder' | 'description'>,
@@ -105,29 +143,42 @@ export function choice(
 	return sentField(location, { type: 'options', ...property }, check, options);
 }
 
-const PHONE_PLACEHOLDER = 'e.g. 5511999998888';
-
-/** What checks.ts `phone` accepts, in the spec's words: 8-30 characters, any format. */
-export const PHONE_HINT =
-	'With country and area code, 8-30 characters in any format: 5511987650001 and +55 11 98765-0001 both work';
+export const LID_EXAMPLE = '123456789012345@lid';
 
 /**
- * The contact's phone number field, as every operation that takes one shows it; `hint` says what
- * its check accepts (PHONE_HINT unless the operation checks otherwise).
+ * The Chat picker of Stop in Chat and Message → Get Many: one property for both (helpers/sharing.ts).
+ * Not `required` in the panel since Stop in Chat takes it as one of three alternatives; Get Many's
+ * check refuses an empty chat before anything is sent.
  */
-export function phoneNumberParameter(options: { description: string; required?: boolean; hint?: string }): INodeProperties {
-	return {
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		...(options.required === false ? {} : { required: true }),
-		default: '',
-		placeholder: PHONE_PLACEHOLDER,
-		description: options.description,
-		hint: options.hint ?? PHONE_HINT,
-	};
-}
-export const LID_EXAMPLE = '123456789012345@lid';
+export const CHAT: INodeProperties = chatLocatorProperty({
+	description: 'The chat: pick it from the list or give its internal ID',
+});
+
+/**
+ * The Integration picker of the operations that act on one integration: one property for all of
+ * them (helpers/sharing.ts), so one text. Template → Get Many keeps its own (n8n's display rules
+ * cannot show one property for it and not for Integration → Get Many).
+ */
+export const INTEGRATION: INodeProperties = integrationLocatorProperty({
+	description: 'The channel integration (messaging line): pick it from the list or give its ID',
+});
+
+/**
+ * The contact's Phone Number: one property for every operation that takes one (helpers/sharing.ts:
+ * n8n evaluates each property of the node per item, so six fields named phoneNumber evaluated a
+ * mapped number twelve times). Its texts say what each operation's check accepts; not `required`
+ * in the panel since Stop in Chat takes it as one of three alternatives: the others' checks refuse
+ * an empty number before anything is sent.
+ */
+export const PHONE_NUMBER: INodeProperties = {
+	displayName: 'Phone Number',
+	name: 'phoneNumber',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 5511999998888',
+	description: `The contact's phone number with country and area code, 8-30 characters in any format, e.g. 5511999998888 or +55 11 99999-8888 (Validate Phone Number takes any length). Remove From Contact also takes the contact's LID, e.g. ${LID_EXAMPLE}. Stop in Chat matches the number approximately: also set the Integration when it may exist on several lines.`,
+	hint: 'With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work',
+};
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
 const ID_HINT = `An ID looks like ${ID_PLACEHOLDER}: "c" followed by 24 lowercase letters or digits`;
@@ -180,8 +231,11 @@ export function listParameter(
 	} as INodeProperties;
 }
 
-/** Return All and Limit of a list operation; `pageHint` tells how the node pages. */
-export function returnAllAndLimit(pageHint: string): INodeProperties[] {
+/**
+ * Return All and Limit, shared by every list operation (helpers/sharing.ts); the hint says how each
+ * list is read.
+ */
+export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -189,7 +243,7 @@ export function returnAllAndLimit(pageHint: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			hint: pageHint,
+			hint: `Contacts come in pages of up to ${PAGE_SIZE.tagContacts.max}, chats and messages of up to ${PAGE_SIZE.chats.max}, templates of up to ${PAGE_SIZE.templates.max} (several pages at a time where Options → Concurrent Page Requests is offered); integrations and users in one answer, of which Limit keeps the first ones. One item per element.`,
 		},
 		{
 			displayName: 'Limit',
@@ -211,7 +265,9 @@ function optionalCollection(displayName: string, name: string, placeholder: stri
 	const inner = fields.map(asField);
 	return {
 		property: { displayName, name, type: 'collection', placeholder, default: {}, options: inner.map((f) => f.property) },
-		sent: inner.flatMap((f) => f.sent.map((sent) => ({ ...sent, optional: true }))),
+		sent: inner.flatMap((f) =>
+			f.sent.map((sent) => ({ ...sent, optional: true, parameter: `${name}.${sent.parameter}`, collection: name })),
+		),
 	};
 }
 

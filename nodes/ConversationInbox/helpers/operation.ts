@@ -17,7 +17,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { listOptions, optionsCollection } from './options';
+import { LARGE_INPUT_NOTICE, listOptions, optionsCollection } from './options';
 import type { Unwrap } from './output';
 import { AssumptionFailed } from './output';
 import type { ListSpec } from './paging';
@@ -228,7 +228,11 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed)) },
 			},
 		},
-		properties: [...fields.map((field) => field.property), optionsCollection(definition.method, options)].map(
+		properties: [
+			...fields.map((field) => field.property),
+			LARGE_INPUT_NOTICE,
+			optionsCollection(definition.method, options),
+		].map(
 			(property) => showFor(property, definition.resource, definition.operation, versions),
 		),
 		versions,

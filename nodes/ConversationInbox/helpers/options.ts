@@ -54,6 +54,21 @@ export function listOptions(list: ListSpec): INodeProperties[] {
 	return [...pagingNameOptions(list.paging), onePerPageOption(list)];
 }
 
+/**
+ * Where a large input keeps n8n answering. n8n's routing engine prepares every input item before
+ * any request leaves, without yielding (n8n-core RoutingNode.runNode): only Settings → Request
+ * Options → Batching makes it pause between batches, and the node cannot switch it on itself (n8n's
+ * loader replaces the node's Request Options with its own). A pause of 1 ms is enough; the
+ * requests are the same (docs/performance.md).
+ */
+export const LARGE_INPUT_NOTICE: INodeProperties = {
+	displayName:
+		'Thousands of input items? Settings → Request Options → Batching (e.g. 20 items per batch, interval 1 ms) keeps n8n answering while the node prepares them and sends the first requests at once; the requests stay the same.',
+	name: 'largeInputNotice',
+	type: 'notice',
+	default: '',
+};
+
 /** "Options" collection with the escape hatch; body fields only where there is a body. */
 export function optionsCollection(method: IHttpRequestMethods, extra: INodeProperties[] = []): INodeProperties {
 	const options: INodeProperties[] = [...extra];

@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import type { Subject } from '../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, noneOf, parseJsonValue } from '../../shared/checks';
@@ -69,6 +70,28 @@ export function writeTarget(ctx: RuleContext, target: Target, value: unknown): v
 	const box = container(ctx.request, target.in);
 	if (value === undefined) delete box[target.key];
 	else box[target.key] = value as IDataObject[string];
+}
+
+/** The field's own display rules, as n8n's engine judges them (the node's parameters as the root). */
+function shown(fn: IExecuteSingleFunctions, displayOptions: INodeProperties['displayOptions']): boolean {
+	const node = fn.getNode();
+	const property = { displayOptions } as INodeProperties;
+	return NodeHelpers.displayParameter(node.parameters, property, node, null, node.parameters);
+}
+
+/**
+ * The field's value into the request, read once per item, where n8n's `routing.send` put it: a
+ * field hidden by its display rules, or a collection's field the user did not add, is not sent.
+ */
+function readSentField(ctx: RuleContext, field: SentField): void {
+	const { fn } = ctx;
+	if (field.shownWhen && !shown(fn, field.shownWhen)) return;
+	if (field.collection !== undefined) {
+		const members = fn.getNode().parameters[field.collection];
+		if (!members || typeof members !== 'object' || !Object.keys(members).includes(field.parameter.slice(field.collection.length + 1))) return;
+	}
+	const value = fn.getNodeParameter(field.parameter, undefined, { extractValue: field.extractValue }) as unknown;
+	container(ctx.request, field.in)[field.key] = value as IDataObject[string];
 }
 
 /** A field's check (after its condition, if any): skipped for a collection field the user did not add. */
@@ -207,6 +230,7 @@ export interface Preparation {
 /** Checks and completes the item's request in place; throws when the item must not be sent. */
 export function prepareRequest(ctx: RuleContext, preparation: Preparation): void {
 	ctx.request.baseURL = normalizeBaseUrl(ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
+	for (const field of preparation.fields) readSentField(ctx, field);
 	for (const field of preparation.fields) checkField(ctx, field);
 	for (const clearing of preparation.clearings) applyClearing(ctx, clearing);
 	for (const rule of preparation.rules) rule(ctx);

@@ -86,7 +86,8 @@ const MISTAKES = {
 const FORMATTED_PHONE_WORKFLOW = 'formatted-phone';
 const FORMATTED_PHONE_NODE = 'Read Carol\'s custom fields';
 const FORMATTED_PHONE = '+55 11 98765-0003';
-const PHONE_HINT = 'With country and area code, 8-30 characters in any format: 5511987650001 and +55 11 98765-0001 both work';
+// The shared Phone Number's hint (nodes/ConversationInbox/helpers/fields.ts PHONE_NUMBER).
+const PHONE_HINT = 'With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work';
 
 /** Message → Get Many, its Chat picker empty: Fabio Reis has a chat on each of two lines. */
 const CHAT_PICKER_WORKFLOW = 'chat-picker';

@@ -17,7 +17,7 @@ export const automationDelete = defineOperation({
 			displayName: 'Automation Trigger ID',
 			name: 'automationTriggerId',
 			required: true,
-			description: 'ID of the automation trigger to delete',
+			description: 'ID of the automation trigger',
 			whereToFind: WHERE_TO_FIND.automationTrigger,
 		}), id({ required: true })),
 	],

@@ -1,7 +1,7 @@
 import { id, phone, text } from '../../../shared/checks';
-import { CHAT_BY_NAME, chatLocatorProperty } from '../../../shared/chatLocator';
+import { CHAT_BY_NAME } from '../../../shared/chatLocator';
 import { INTEGRATION_BY_NAME, integrationLocatorProperty } from '../../../shared/integrationLocator';
-import { additionalFields, body, CHANNEL_CHAT_ID_EXAMPLE, phoneNumberParameter, targetOf } from '../../helpers/fields';
+import { additionalFields, body, CHANNEL_CHAT_ID_EXAMPLE, CHAT, PHONE_NUMBER, targetOf } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { asItemJson } from '../../helpers/output';
@@ -9,9 +9,7 @@ import { atLeastOne } from '../../helpers/prepare';
 
 /** The three ways to find the chat: one is enough. */
 const chatInternalId = body(
-	chatLocatorProperty({
-		description: 'The chat whose automation to stop: pick it from the list or give its internal ID',
-	}),
+	CHAT,
 	id({ byName: CHAT_BY_NAME }),
 );
 
@@ -29,11 +27,7 @@ const chatId = body(
 );
 
 const phoneNumber = body(
-	phoneNumberParameter({
-		required: false,
-		description:
-			'Phone number of the contact with country and area code, 8-30 characters in any format. Matched approximately: also set the Integration when the number may exist on several lines.',
-	}),
+	PHONE_NUMBER,
 	phone({ format: 'any' }),
 );
 

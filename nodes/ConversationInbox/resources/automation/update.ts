@@ -122,7 +122,7 @@ export const automationUpdate = defineOperation({
 				displayName: 'Automation Trigger ID',
 				name: 'automationTriggerId',
 				required: true,
-				description: 'ID of the automation trigger to edit',
+				description: 'ID of the automation trigger',
 				whereToFind: WHERE_TO_FIND.automationTrigger,
 			}),
 			id({ required: true }),

@@ -34,7 +34,7 @@ export const automationUpdateV1 = defineOperation({
 			displayName: 'Automation Trigger ID',
 			name: 'automationTriggerId',
 			required: true,
-			description: 'ID of the automation trigger to edit',
+			description: 'ID of the automation trigger',
 			whereToFind: WHERE_TO_FIND.automationTrigger,
 		}), id({ required: true })),
 		body({
@@ -43,6 +43,8 @@ export const automationUpdateV1 = defineOperation({
 			type: 'string',
 			required: true,
 			default: '',
+			// Its own property: version 2 has Name under Update Fields, and n8n's display rules cannot
+			// show one property for this form and the Create operations only.
 			placeholder: 'e.g. Welcome Message',
 			description: 'Name of the trigger, 1-255 characters',
 		}, text({ required: true, min: 1, max: NAME_MAX_LENGTH })),

@@ -1,5 +1,5 @@
 import { text, url } from '../../../shared/checks';
-import { body, requiredText } from '../../helpers/fields';
+import { body, NAME_FIELD, requiredText, URL_FIELD } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
@@ -19,15 +19,14 @@ export const botIntegrationCreate = defineOperation({
 		body(requiredText({
 			displayName: 'Name',
 			name: 'name',
-			placeholder: 'e.g. Sales Bot',
-			description: 'Name of the bot integration, as shown in the platform',
+			placeholder: NAME_FIELD.placeholder,
+			description: NAME_FIELD.description,
 		}), text({ required: true, min: 1 })),
 		body(requiredText({
 			displayName: 'URL',
 			name: 'url',
-			placeholder: 'e.g. https://bots.example.com/api/v1/bots/sales-bot',
-			description:
-				'Address of the bot flow, of the form {origin}/api/v1/bots/{botId}: the address of the bot server, then /api/v1/bots/ and the bot\'s ID',
+			placeholder: URL_FIELD.placeholder,
+			description: URL_FIELD.description,
 		}), url({
 			required: true,
 			pattern: BOT_URL_FORM,

@@ -68,9 +68,7 @@ export const chatGetAll = defineOperation({
 	wireNames: W,
 	fields: [
 		category,
-		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.chats.max} chats, several at a time (Options → Concurrent Page Requests); one item per chat`,
-		),
+		...returnAllAndLimit(),
 		filters([
 			attendantIds,
 			query({

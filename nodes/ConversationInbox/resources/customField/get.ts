@@ -1,5 +1,5 @@
 import { phone } from '../../../shared/checks';
-import { phoneNumberParameter, query } from '../../helpers/fields';
+import { PHONE_NUMBER, query } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { WIRE } from '../../../shared/wireNames';
@@ -16,10 +16,7 @@ export const customFieldGet = defineOperation({
 	wireNames: WIRE.customFieldsRead,
 	fields: [
 		query(
-			phoneNumberParameter({
-			description:
-					'Phone number of the contact: country code, area code and number, 8-30 characters in any format (e.g. 5511999998888 or +55 11 99999-8888)',
-			}),
+			PHONE_NUMBER,
 			phone({ required: true, format: 'number' }),
 			{ key: WIRE.customFieldsRead.phoneNumber },
 		),

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Check, Subject } from '../../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, numberFix, parseJsonValue, phone } from '../../../shared/checks';
 import type { Field } from '../../helpers/fields';
-import { additionalFields, body, CLEARING_VALUE, idHint, phoneNumberParameter, WHERE_TO_FIND } from '../../helpers/fields';
+import { additionalFields, body, CLEARING_VALUE, idHint, PHONE_NUMBER, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { pick } from '../../helpers/output';
@@ -200,10 +200,7 @@ export const UPSERT = {
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
 	phoneNumber: body(
-		phoneNumberParameter({
-			description:
-				'Phone number of the contact: country code, area code and number (e.g. 5511999998888 or +55 11 99999-8888)',
-		}),
+		PHONE_NUMBER,
 		phone({ required: true, format: 'number' }),
 	),
 	extraFieldInputs: additionalFields([

@@ -1,7 +1,7 @@
 import { id, text } from '../../../shared/checks';
 import { GROUP_JID_SUFFIX } from '../../../shared/constants';
-import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
-import { GROUP_JID_EXAMPLE, query, requiredText } from '../../helpers/fields';
+import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
+import { GROUP_JID_EXAMPLE, INTEGRATION, query, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 import { WIRE } from '../../../shared/wireNames';
@@ -18,9 +18,7 @@ export const groupGetInviteUrl = defineOperation({
 	wireNames: WIRE.groupInvite,
 	fields: [
 		query(
-			integrationLocatorProperty({
-			description: 'The channel integration (messaging line) the group is on',
-			}),
+			INTEGRATION,
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 			{ key: WIRE.groupInvite.integrationId },
 		),

@@ -1,6 +1,6 @@
-import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
+import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { id } from '../../../shared/checks';
-import { body } from '../../helpers/fields';
+import { body, INTEGRATION } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
@@ -15,9 +15,7 @@ export const integrationDisconnect = defineOperation({
 	path: '/integration/disconnect',
 	fields: [
 		body(
-			integrationLocatorProperty({
-			description: 'The channel integration to disconnect',
-			}),
+			INTEGRATION,
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 	],

@@ -12,9 +12,7 @@ export const integrationGetAll = defineOperation({
 	method: 'GET',
 	path: '/integration/list',
 	fields: [
-		...returnAllAndLimit(
-			'The API returns the whole list in one answer; Limit keeps the first ones. One item per integration.',
-		),
+		...returnAllAndLimit(),
 	],
 	output: {
 		kind: 'list',

@@ -1,6 +1,6 @@
-import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
+import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
 import { id, text } from '../../../shared/checks';
-import { body, phoneNumberParameter } from '../../helpers/fields';
+import { body, INTEGRATION, PHONE_NUMBER } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
@@ -15,17 +15,11 @@ export const integrationValidatePhoneNumber = defineOperation({
 	path: '/integration/validate-chat-phone-number',
 	fields: [
 		body(
-			integrationLocatorProperty({
-			description: 'The channel integration (messaging line) to check the number on',
-			}),
+			INTEGRATION,
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 		body(
-			phoneNumberParameter({
-			description:
-					'Phone number to check: country code, area code and number (e.g. 5511999998888 or +55 11 99999-8888)',
-				hint: 'With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work',
-			}),
+			PHONE_NUMBER,
 			text({ required: true, trim: true }),
 		),
 	],

@@ -1,8 +1,8 @@
 import { LIST_AT } from '../../../shared/answers';
 import { id } from '../../../shared/checks';
 import { PAGE_SIZE } from '../../../shared/constants';
-import { CHAT_BY_NAME, chatLocatorProperty } from '../../../shared/chatLocator';
-import { query, returnAllAndLimit } from '../../helpers/fields';
+import { CHAT_BY_NAME } from '../../../shared/chatLocator';
+import { CHAT, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import { WIRE } from '../../../shared/wireNames';
@@ -21,16 +21,11 @@ export const messageGetAll = defineOperation({
 	wireNames: W,
 	fields: [
 		query(
-			chatLocatorProperty({
-				required: true,
-				description: 'The chat whose messages to list: pick it from the list or give its internal ID',
-			}),
+			CHAT,
 			id({ required: true, byName: CHAT_BY_NAME }),
 			{ key: W.chatInternalId },
 		),
-		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.messages.max} messages, several at a time (Options → Concurrent Page Requests); one item per message`,
-		),
+		...returnAllAndLimit(),
 	],
 	options: concurrencyOptions(PAGE_SIZE.messages.max, 'messages'),
 	output: {

@@ -1,6 +1,6 @@
 import { text } from '../../../shared/checks';
 import { COLOR_PATTERN, NAME_MAX_LENGTH } from '../../../shared/constants';
-import { additionalFields, body, requiredText } from '../../helpers/fields';
+import { additionalFields, body, NAME_FIELD, requiredText } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
@@ -17,9 +17,8 @@ export const tagCreate = defineOperation({
 		body(requiredText({
 			displayName: 'Name',
 			name: 'name',
-			placeholder: 'e.g. VIP Customer',
-			description:
-				'Name of the tag, 1-255 characters. Must be unique in the company; names are case-sensitive.',
+			placeholder: NAME_FIELD.placeholder,
+			description: NAME_FIELD.description,
 		}), text({ required: true, min: 1, max: NAME_MAX_LENGTH })),
 		additionalFields([
 			body({

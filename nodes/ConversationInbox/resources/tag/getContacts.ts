@@ -91,9 +91,7 @@ export const GET_CONTACTS: Pick<OperationDefinition, 'resource' | 'operation' | 
 	action: 'Get contacts of a tag by tag name or ID',
 	method: 'GET',
 	path: '/tag/list-contacts',
-	returnAllAndLimit: returnAllAndLimit(
-		`Fetched in pages of up to ${PAGE_SIZE.tagContacts.max} contacts, several at a time (Options → Concurrent Page Requests); one item per contact`,
-	),
+	returnAllAndLimit: returnAllAndLimit(),
 	options: concurrencyOptions(PAGE_SIZE.tagContacts.max, 'contacts'),
 	errors: {
 		byStatus: { 404: 'No tag has this ID or this exact name: names are case-sensitive and must match in full.' },

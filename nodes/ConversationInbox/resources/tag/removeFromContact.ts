@@ -4,10 +4,8 @@ import {
 	additionalFields,
 	body,
 	idHint,
-	LID_EXAMPLE,
 	listParameter,
-	PHONE_HINT,
-	phoneNumberParameter,
+	PHONE_NUMBER,
 	targetOf,
 	WHERE_TO_FIND,
 } from '../../helpers/fields';
@@ -52,11 +50,7 @@ export const tagRemoveFromContact = defineOperation({
 	path: '/tag/remove-from-contact',
 	fields: [
 		body(
-			phoneNumberParameter({
-				description:
-					`The contact's phone number (8-30 characters in any format, with country and area code) or their LID, e.g. ${LID_EXAMPLE}`,
-				hint: `${PHONE_HINT}; or the contact's LID, e.g. ${LID_EXAMPLE}`,
-			}),
+			PHONE_NUMBER,
 			phone({ required: true, format: 'numberOrLid' }),
 		),
 		tagIds,

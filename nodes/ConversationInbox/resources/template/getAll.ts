@@ -1,7 +1,7 @@
 import { LIST_AT } from '../../../shared/answers';
 import { id, text } from '../../../shared/checks';
 import { NAME_MAX_LENGTH, PAGE_SIZE, TEMPLATE_STATUS_OPTIONS } from '../../../shared/constants';
-import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
+import { INTEGRATION_BY_NAME, integrationLocatorProperty } from '../../../shared/integrationLocator';
 import { choice, filters, query, returnAllAndLimit } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import { AssumptionFailed } from '../../helpers/output';
@@ -44,9 +44,7 @@ export const templateGetAll = defineOperation({
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 			{ key: WIRE.templateList.integrationId },
 		),
-		...returnAllAndLimit(
-			`Fetched in pages of up to ${PAGE_SIZE.templates.max} templates; one item per template`,
-		),
+		...returnAllAndLimit(),
 		filters([
 			query({
 				displayName: 'Search',

@@ -12,9 +12,7 @@ export const userGetAll = defineOperation({
 	method: 'GET',
 	path: '/user/list',
 	fields: [
-		...returnAllAndLimit(
-			'The API returns the whole list in one answer; Limit keeps the first ones. One item per user.',
-		),
+		...returnAllAndLimit(),
 	],
 	output: { kind: 'list', list: { itemsPath: LIST_AT.users, paging: { kind: 'whole' } } },
 });

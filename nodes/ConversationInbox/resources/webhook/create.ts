@@ -6,8 +6,8 @@ import {
 	TRANSFER_TYPE_OPTIONS,
 	WEBHOOK_EVENT_OPTIONS,
 } from '../../../shared/constants';
-import { integrationLocatorProperty, INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
-import { additionalFields, body, choice, requiredText } from '../../helpers/fields';
+import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
+import { additionalFields, body, choice, INTEGRATION, requiredText, URL_FIELD } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { AssumptionFailed, pick } from '../../helpers/output';
@@ -46,16 +46,14 @@ export const webhookCreate = defineOperation({
 	wireNames: WIRE.webhookCreate,
 	fields: [
 		body(
-			integrationLocatorProperty({
-				description: 'The channel integration (messaging line) whose events call the webhook',
-			}),
+			INTEGRATION,
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 		body(requiredText({
 			displayName: 'URL',
 			name: 'url',
-			placeholder: 'e.g. https://example.com/hooks/inbox',
-			description: 'Absolute http(s) address the API calls for each event',
+			placeholder: URL_FIELD.placeholder,
+			description: URL_FIELD.description,
 		}), url({ required: true })),
 		choice('body', {
 			displayName: 'Event Type',
