@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Today's performance goals (issue 31, DESIGN.md "Cost per item", 2026-11-25), judged against the
  * figures of one bench run. They replace issue 16's targets (≥ 4× faster than the HTTP Request

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The bench's `stall` case (issue 31): does n8n keep answering while our node runs one execution of
  * many items? In a fresh real n8n (2.x, the packed package) per expression engine (n8n's default,
