@@ -1,18 +1,15 @@
 /**
- * Runs the action node through n8n-core's WorkflowExecute, the engine that applies the node's
- * settings (Retry On Fail with its tries and wait, On Error: stop, continue with the regular
- * output, continue with the error output), as n8n runs a workflow. The node is the workflow's
- * first node, its input given on the execution stack; no other node is needed.
+ * The never-twice tests' view of a workflow run: the node's outputs with their items whole (error
+ * items keep their NodeApiError), and the error the execution stopped with. The run itself is
+ * workflow-execute.ts's: n8n-core's WorkflowExecute with the node's settings (Retry On Fail with
+ * its tries and wait, On Error) and the node as n8n's server hands it to the engine.
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData } from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, IRun } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
-import { makeAdditionalData, makeWorkflow } from './n8n-harness';
-import { loadedNode } from './node-runner';
+import { NODE_NAME, startExecution, type NodeSettings } from './workflow-execute';
 
-export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+export type OnError = NonNullable<NodeSettings['onError']>;
 
 export interface WorkflowRun {
 	parameters: INodeParameters;
@@ -33,45 +30,21 @@ export interface WorkflowResult {
 	outputs: INodeExecutionData[][];
 	/** the error the execution stopped with, if any */
 	error?: Error;
-	/** how many times n8n ran the node (nodeExecuteBefore counts one per run, not per try) */
-	node: INode;
 }
 
 export async function runWorkflow(sandbox: Sandbox, options: WorkflowRun): Promise<WorkflowResult> {
-	const nodeType = loadedNode();
-	const { workflow, node } = makeWorkflow('conversationInbox', nodeType, options.parameters, {});
-	node.onError = options.onError;
-	node.retryOnFail = options.retryOnFail ?? false;
-	if (options.maxTries !== undefined) node.maxTries = options.maxTries;
-	if (options.waitBetweenTries !== undefined) node.waitBetweenTries = options.waitBetweenTries;
-	const items: INodeExecutionData[] = options.items.map((json) => ({ json }));
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
-		},
-	});
-	const hooks = new ExecutionLifecycleHooks('manual', options.executionId, {
-		id: workflow.id,
-		name: workflow.name ?? 'Test workflow',
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes: [node],
-		connections: {},
-		activeVersionId: null,
-	} as never);
-	const additionalData = makeAdditionalData(
-		{ baseUrl: options.baseUrl ?? sandbox.baseUrl, apiToken: sandbox.token },
-		{ executionId: options.executionId, hooks } as never,
-	);
-	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
-	const task = run.data.resultData.runData[node.name]?.[0];
+	const { parameters, items, executionId, onError, retryOnFail = false, maxTries, waitBetweenTries } = options;
+	const run = await startExecution({
+		parameters,
+		items,
+		executionId,
+		credentials: { baseUrl: options.baseUrl ?? sandbox.baseUrl, apiToken: sandbox.token },
+		settings: { onError, retryOnFail, ...(maxTries !== undefined && { maxTries }), ...(waitBetweenTries !== undefined && { waitBetweenTries }) },
+	}).done;
+	const task = run.data.resultData.runData[NODE_NAME]?.[0];
 	return {
 		run,
 		outputs: (task?.data?.main ?? []).map((output) => output ?? []),
 		error: run.data.resultData.error ?? undefined,
-		node,
 	};
 }
