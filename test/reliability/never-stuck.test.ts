@@ -8,38 +8,16 @@
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
 
-import type { INodeParameters } from 'n8n-workflow';
-
-import { paceOf } from '../../nodes/shared/pace';
 import { loadOptionsContext, node as actionNode } from '../editor/helpers';
 import { useSandbox } from '../helpers/node-runner';
-import type { RecordedRequest, Sandbox } from '../sandbox';
 import { DEMO } from '../sandbox';
+import { BIG_TAG_CONTACTS, REMOVAL_PATH, itemsFor, membersOf, paceOfSandbox as pace, phoneOf, reached, removalsOf, removeBigTag } from './bulk';
 import { run, runError } from './helpers';
 
-const ctx = useSandbox({ seed: { contactsOnBigTag: 1050 } });
+const ctx = useSandbox({ seed: { contactsOnBigTag: BIG_TAG_CONTACTS } });
 
-const BIG = DEMO.tags.big.id;
-const REMOVAL_PATH = '/v2/tag/remove-from-contact';
-const removeBigTag: INodeParameters = {
-	resource: 'tag',
-	operation: 'removeFromContact',
-	phoneNumber: '={{ $json.phone }}',
-	tagIds: [BIG],
-};
-const members = (): string[] => ctx.sandbox.state.tagMembers(BIG).map((member) => member.phoneNumber);
-const itemsFor = (phones: string[]): Array<{ phone: string }> => phones.map((phone) => ({ phone }));
-const removals = (): RecordedRequest[] => ctx.sandbox.requests.filter((r) => r.path === REMOVAL_PATH);
-const phoneOf = (r: RecordedRequest): string => String((r.body as { phoneNumber?: unknown }).phoneNumber);
-const pace = (sandbox: Sandbox) => paceOf(sandbox.baseUrl, sandbox.token);
-
-/** Resolves once `until()` holds (checked every few ms; fails after `ms`). */
-async function reached(until: () => boolean, ms = 10_000): Promise<void> {
-	for (const deadline = Date.now() + ms; !until(); ) {
-		if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 2));
-	}
-}
+const members = (): string[] => membersOf(ctx.sandbox);
+const removals = () => removalsOf(ctx.sandbox);
 
 describe('a Retry-After longer than the node waits (60 s)', () => {
 	test('Retry-After: 86400 on every answer, 40 items: each item sent once and failed at once, naming the wait and the clock time to try again; nothing held', async () => {

@@ -12,39 +12,25 @@ jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').f
 import { getEventListeners } from 'node:events';
 
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
-
-import { paceOf } from '../../nodes/shared/pace';
 import { useSandbox } from '../helpers/node-runner';
-import type { Hold, RecordedRequest, Sandbox } from '../sandbox';
-import { DEMO } from '../sandbox';
+import type { Hold, RecordedRequest } from '../sandbox';
+import { BIG, BIG_TAG_CONTACTS as CONTACTS, itemsFor, membersOf, paceOfSandbox as pace, phoneOf, reached, removalsOf, removeBigTag } from './bulk';
 import { run, runError } from './helpers';
 
-const CONTACTS = 1050;
 const ctx = useSandbox({ seed: { contactsOnBigTag: CONTACTS } });
 
-const BIG = DEMO.tags.big.id;
-const REMOVAL_PATH = '/v2/tag/remove-from-contact';
-const removeBigTag: INodeParameters = {
-	resource: 'tag',
-	operation: 'removeFromContact',
-	phoneNumber: '={{ $json.phone }}',
-	tagIds: [BIG],
-};
 /** Tests of several minutes of requests: a bulk run at 20 requests per second takes about 15 s. */
 const BULK_TIMEOUT_MS = 120_000;
 
-const members = (): string[] => ctx.sandbox.state.tagMembers(BIG).map((member) => member.phoneNumber);
-const itemsFor = (phones: string[]): Array<{ phone: string }> => phones.map((phone) => ({ phone }));
-const removals = (): RecordedRequest[] => ctx.sandbox.requests.filter((r) => r.path === REMOVAL_PATH);
+const members = (): string[] => membersOf(ctx.sandbox);
+const removals = (): RecordedRequest[] => removalsOf(ctx.sandbox);
 const refusedCount = (requests: RecordedRequest[]): number => requests.filter((r) => r.status === 429).length;
-const pace = (sandbox: Sandbox) => paceOf(sandbox.baseUrl, sandbox.token);
 
 /** Each phone's answers, in arrival order. */
 function answersByPhone(requests: RecordedRequest[]): Map<string, number[]> {
 	const byPhone = new Map<string, number[]>();
 	for (const r of requests) {
-		const phone = String((r.body as { phoneNumber?: unknown }).phoneNumber);
-		byPhone.set(phone, [...(byPhone.get(phone) ?? []), r.status]);
+		byPhone.set(phoneOf(r), [...(byPhone.get(phoneOf(r)) ?? []), r.status]);
 	}
 	return byPhone;
 }
@@ -56,7 +42,7 @@ function expectEachDoneOnce(phones: string[], out: INodeExecutionData[]): void {
 	expect(out.map((item) => (item.json.contact as { phoneNumber: string }).phoneNumber)).toEqual(phones);
 	expect(out.map((item) => (item.pairedItem as { item: number }).item)).toEqual(phones.map((_, i) => i));
 	const mine = new Set(phones);
-	const byPhone = answersByPhone(removals().filter((r) => mine.has(String((r.body as { phoneNumber?: unknown }).phoneNumber))));
+	const byPhone = answersByPhone(removals().filter((r) => mine.has(phoneOf(r))));
 	expect([...byPhone.keys()].sort()).toEqual([...phones].sort());
 	for (const [phone, statuses] of byPhone) {
 		expect({ phone, accepted: statuses.filter((s) => s === 200).length }).toEqual({ phone, accepted: 1 });
@@ -128,12 +114,12 @@ describe('a 429 holds back every request queued on the API while the API refuses
 		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 429, retryAfterSeconds: 2, times: 10 });
 		const wave = sandbox.hold({ path: '/tag/remove-from-contact' });
 		const running = run(sandbox, { parameters: removeBigTag, items: itemsFor(phones) });
-		const refused = new Set((await wave.waitFor(10)).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
+		const refused = new Set((await wave.waitFor(10)).map((r) => phoneOf(r)));
 		// The refused ones' retries are held: the 20 others must be done before any of them.
 		const retries = sandbox.hold({ path: '/tag/remove-from-contact', skip: 20 });
 		wave.release();
 		const others = await retries.waitFor(10);
-		expect(new Set(others.map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)))).toEqual(refused);
+		expect(new Set(others.map((r) => phoneOf(r)))).toEqual(refused);
 		expect(removals().filter((r) => r.status === 200)).toHaveLength(20);
 		retries.release();
 		expectEachDoneOnce(phones, await running);
@@ -202,14 +188,6 @@ describe('a 429 storm on pages fetched ahead', () => {
 		expect(refusedCount(pageCalls())).toBeLessThanOrEqual(33);
 	}, BULK_TIMEOUT_MS);
 });
-
-/** Resolves once `until()` holds (checked every few ms; fails after 10 s). */
-async function reached(until: () => boolean): Promise<void> {
-	for (const deadline = Date.now() + 10_000; !until(); ) {
-		if (Date.now() > deadline) throw new Error('not reached in 10 s');
-		await new Promise((resolve) => setTimeout(resolve, 2));
-	}
-}
 
 describe('an API without a limit is not slowed', () => {
 	test('requests in flight: exactly 10 at first, then one more per accepted answer (20, 40) up to 64; no rate set', async () => {
@@ -291,7 +269,7 @@ describe('a cancelled execution leaves nothing queued', () => {
 		expect(removals().at(-1)?.body).toEqual({ phoneNumber: phones[49], tagIds: [BIG] });
 		// The 5 the API accepted before the cancel are removed; every other item of the cancelled run
 		// still has the tag (which items n8n's routing engine hands over first is its own affair).
-		const acceptedBefore = new Set(removals().slice(0, sentBeforeTheCancel).filter((r) => r.status === 200).map((r) => String((r.body as { phoneNumber?: unknown }).phoneNumber)));
+		const acceptedBefore = new Set(removals().slice(0, sentBeforeTheCancel).filter((r) => r.status === 200).map((r) => phoneOf(r)));
 		expect(acceptedBefore.size).toBe(5);
 		expect(members()).toEqual(expect.arrayContaining(phones.slice(0, 49).filter((phone) => !acceptedBefore.has(phone))));
 	});
