@@ -9,17 +9,7 @@ import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './helpers/operation';
 import { shareByName } from './helpers/sharing';
-import { automationProperties } from './resources/automation';
-import { botIntegrationProperties } from './resources/botIntegration';
-import { chatProperties } from './resources/chat';
-import { customFieldProperties } from './resources/customField';
-import { groupProperties } from './resources/group';
-import { integrationProperties } from './resources/integration';
-import { messageProperties } from './resources/message';
-import { tagProperties } from './resources/tag';
-import { templateProperties } from './resources/template';
-import { userProperties } from './resources/user';
-import { webhookProperties } from './resources/webhook';
+import { declaredOperationProperties } from './resources';
 
 /**
  * The Resource selector. A constant, like the rest of the properties: n8n's lint rule
@@ -52,19 +42,7 @@ const resourceSelector: INodeProperties = {
  * The operation selectors and fields of every resource (the subtitle reads their action texts),
  * one property per parameter name (helpers/sharing.ts: n8n evaluates every property per item).
  */
-const operationProperties = shareByName([
-	...automationProperties,
-	...botIntegrationProperties,
-	...chatProperties,
-	...customFieldProperties,
-	...groupProperties,
-	...integrationProperties,
-	...messageProperties,
-	...tagProperties,
-	...templateProperties,
-	...userProperties,
-	...webhookProperties,
-], NODE_VERSIONS);
+const operationProperties = shareByName(declaredOperationProperties, NODE_VERSIONS);
 
 /**
  * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.

@@ -10,37 +10,14 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { NODE_VERSIONS } from '../../nodes/ConversationInbox/helpers/operation';
-import { automationProperties } from '../../nodes/ConversationInbox/resources/automation';
-import { botIntegrationProperties } from '../../nodes/ConversationInbox/resources/botIntegration';
-import { chatProperties } from '../../nodes/ConversationInbox/resources/chat';
-import { customFieldProperties } from '../../nodes/ConversationInbox/resources/customField';
-import { groupProperties } from '../../nodes/ConversationInbox/resources/group';
-import { integrationProperties } from '../../nodes/ConversationInbox/resources/integration';
-import { messageProperties } from '../../nodes/ConversationInbox/resources/message';
-import { tagProperties } from '../../nodes/ConversationInbox/resources/tag';
-import { templateProperties } from '../../nodes/ConversationInbox/resources/template';
-import { userProperties } from '../../nodes/ConversationInbox/resources/user';
-import { webhookProperties } from '../../nodes/ConversationInbox/resources/webhook';
+import { declaredOperationProperties } from '../../nodes/ConversationInbox/resources';
 import { operationsOf } from '../helpers/operations';
 
 const shared = new ConversationInbox().description;
 /** The same node with each operation's fields as declared (one property per operation and name). */
 const declared: INodeTypeDescription = {
 	...shared,
-	properties: [
-		shared.properties[0],
-		...automationProperties,
-		...botIntegrationProperties,
-		...chatProperties,
-		...customFieldProperties,
-		...groupProperties,
-		...integrationProperties,
-		...messageProperties,
-		...tagProperties,
-		...templateProperties,
-		...userProperties,
-		...webhookProperties,
-	],
+	properties: [shared.properties[0], ...declaredOperationProperties],
 };
 
 /** What a property shows, without the rules that select its operation (they differ by design). */

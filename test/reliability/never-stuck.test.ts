@@ -1,4 +1,3 @@
-/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Issue 29, "Never stuck" (DESIGN.md "The API's pace", its last bullet): the rows of the issue's
  * table, through n8n-core's real RoutingNode against the sandbox over real HTTP. What is asserted
