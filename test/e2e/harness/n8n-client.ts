@@ -233,16 +233,30 @@ export class N8nClient {
 
 	/** Names of every node type the editor offers (GET /types/nodes.json, as the editor loads it). */
 	async nodeTypeNames(): Promise<string[]> {
-		const res = await this.request('GET', '/types/nodes.json', { headers: this.cookie ? { cookie: this.cookie } : {} });
-		const types = this.parse<Array<{ name: string }>>('GET', '/types/nodes.json', res);
-		return types.map((t) => t.name);
+		return await this.typeNames('/types/nodes.json');
+	}
+
+	/**
+	 * The names in one of the editor's static type files. n8n 1.x rewrites these files after a
+	 * community package is installed or updated, so a read can catch one half written (seen: a 4 MB
+	 * nodes.json cut off right after an install): a body that does not parse is read again, a few
+	 * times, 250 ms apart.
+	 */
+	private async typeNames(path: string): Promise<string[]> {
+		for (let attempt = 1; ; attempt++) {
+			const res = await this.request('GET', path, { headers: this.cookie ? { cookie: this.cookie } : {} });
+			try {
+				return this.parse<Array<{ name: string }>>('GET', path, res).map((t) => t.name);
+			} catch (error) {
+				if (!(error instanceof SyntaxError) || attempt >= 20) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+		}
 	}
 
 	/** Names of every credential type (GET /types/credentials.json). */
 	async credentialTypeNames(): Promise<string[]> {
-		const res = await this.request('GET', '/types/credentials.json', { headers: this.cookie ? { cookie: this.cookie } : {} });
-		const types = this.parse<Array<{ name: string }>>('GET', '/types/credentials.json', res);
-		return types.map((t) => t.name);
+		return await this.typeNames('/types/credentials.json');
 	}
 
 	// ---- credentials ----------------------------------------------------------------------
