@@ -294,6 +294,7 @@ export function describeQueueInstall(): void {
 			const c = ctx();
 			const worker = runningAfterUpdate!;
 			const installedBefore = count(worker.log(), INSTALLED);
+			const webhookInstalledBefore = count(c.queue.webhook.log(), INSTALLED);
 			const from = c.front.requests.length;
 			const t = Date.now();
 			// The page's Update: no version, n8n takes the latest the registry has.
@@ -304,6 +305,11 @@ export function describeQueueInstall(): void {
 			await until(`${label(worker)} to install ${NEXT}`, () => (count(worker.log(), INSTALLED) > installedBefore ? true : undefined), 120_000);
 			const workerMs = Date.now() - t;
 			expect(versionOnDisk(worker)).toBe(NEXT);
+			// The webhook processor takes the update on its own; until it has, it still builds the
+			// execution's node parameters with the old version and the worker refuses them (a CI run
+			// saw "The 'Probe' node has issues: Parameter "Tag" is required"). Probe once both have it.
+			await until(`the webhook processor to install ${NEXT}`, () => (count(c.queue.webhook.log(), INSTALLED) > webhookInstalledBefore ? true : undefined), 120_000);
+			expect(versionOnDisk(c.queue.webhook)).toBe(NEXT);
 			const during = c.front.requests.slice(from);
 			// Main's npm and the running worker's own npm each fetched the new tarball once.
 			expect(tarballsBy(during, c.queue.main, NEXT)).toHaveLength(1);
