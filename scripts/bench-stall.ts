@@ -63,6 +63,8 @@ export interface StallSettings {
 	timeoutMs: number;
 	/** extra n8n environment (the bench's --n8n-env) */
 	env: Record<string, string>;
+	/** extra arguments for n8n's node (the bench's --cpu-prof) */
+	nodeArgs?: string[];
 }
 
 type Client = 'ours' | 'http';
@@ -370,6 +372,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 				api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
 				folderPrefix: 'n8n-bench-stall-',
 				logLevel: 'info',
+				nodeArgs: settings.nodeArgs,
 				env: { ...settings.env, ...(engine === 'legacy' ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}) },
 			});
 			const ctx: E2EContext = { major: install.major, install, sandbox, stack, client: stack.client };

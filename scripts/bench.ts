@@ -650,7 +650,7 @@ async function main(): Promise<void> {
 		if (bulk) printBulk(bulk, BULK);
 
 		if (ONLY.has('stall')) {
-			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: N8N_ENV } });
+			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: N8N_ENV, nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [] } });
 			printStall(stall);
 		}
 

@@ -87,9 +87,10 @@ export class ConversationInbox implements INodeType {
 		],
 		// No `codex` here: it lives in ConversationInbox.node.json only. n8n's loader takes a class
 		// codex over the file's, which dropped the file's documentation links.
+		// No `baseURL: '={{ $credentials.baseUrl }}'`: n8n would evaluate it twice per item, in its
+		// loop that answers nothing meanwhile (issue 31). Each item's address comes from the credential
+		// the run read once (helpers/operation.ts), checked before anything is sent (prepare.ts).
 		requestDefaults: {
-			// Checked and normalised before anything is sent (helpers/prepare.ts, normalizeBaseUrl).
-			baseURL: '={{ $credentials.baseUrl }}',
 			json: true,
 			// Status handling is ours (shared/transport.ts), so the API's own message reaches the user.
 			ignoreHttpStatusErrors: true,

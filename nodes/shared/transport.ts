@@ -1,5 +1,7 @@
 import type {
 	DeclarativeRestApiSettings,
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -82,16 +84,6 @@ function headerValue(headers: unknown, name: string): string | undefined {
 	return undefined;
 }
 
-/** The API token, to redact it from any text of the API quoted in an error. */
-export async function tokenOf(context: Context): Promise<string[]> {
-	try {
-		const credentials = await context.getCredentials(CREDENTIAL_NAME);
-		return typeof credentials?.apiToken === 'string' ? [credentials.apiToken] : [];
-	} catch {
-		return [];
-	}
-}
-
 /** A request as n8n's routing engine builds it (the action node) or as programmatic code does. */
 export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -110,11 +102,22 @@ export interface CallSettings {
 	/** secrets never quoted in an error (the API token) */
 	redact: string[];
 	/**
+	 * the credential as already read (the action node reads it once per run, helpers/run.ts);
+	 * without it n8n reads it from its database for every request
+	 */
+	credentials?: ICredentialDataDecryptedObject;
+	/**
 	 * someone waits for it in the editor: it goes before every queued send (pace.ts). Default: the
 	 * calls of a manual execution's first item (its only one when one item is run by hand; n8n's
 	 * routing engine does not tell a single-item run from the first item of many).
 	 */
 	interactive?: boolean;
+}
+
+/** The credential for n8n's authentication, when the caller has read it (a copy: n8n may add to it). */
+function credentialsOption(call: CallSettings): IAdditionalCredentialOptions | undefined {
+	if (!call.credentials) return undefined;
+	return { credentialsDecrypted: { id: '', name: CREDENTIAL_NAME, type: CREDENTIAL_NAME, data: { ...call.credentials } } };
 }
 
 /** Whether a call is one someone waits for in the editor (CallSettings.interactive). */
@@ -183,7 +186,8 @@ export async function sendRequest(
 		if (deadline !== undefined) sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
 		try {
 			response = await turn.send(
-				async () => (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent)) as IN8nHttpFullResponse,
+				async () =>
+					(await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent, credentialsOption(call))) as IN8nHttpFullResponse,
 			);
 		} catch (error) {
 			written = describeNetworkError(error).nothingSent ? 'notDone' : 'unknown';
@@ -267,6 +271,7 @@ export async function inboxApiRequest(this: Context, request: ApiRequest): Promi
 		signal: cancelSignalOf(this),
 		timeoutMs: DEFAULT_TIMEOUT_MS,
 		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		credentials,
 		interactive: request.interactive ?? false,
 	});
 }

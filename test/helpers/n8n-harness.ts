@@ -6,6 +6,8 @@
  * them in memory and applies the credential type's generic `authenticate` block the way
  * n8n's CLI CredentialsHelper does (expressions resolved by the workflow's expression engine).
  */
+import { setMaxListeners } from 'node:events';
+
 import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -219,6 +221,16 @@ export interface RunOptions {
 	typeVersion?: number;
 }
 
+/**
+ * The cancel signal n8n gives every execution (WorkflowExecute's AbortController, with no limit on
+ * its listeners, as n8n sets it): the node keys what one run's items share on it (helpers/run.ts).
+ */
+function executionSignal(): AbortSignal {
+	const { signal } = new AbortController();
+	setMaxListeners(Infinity, signal);
+	return signal;
+}
+
 /** Runs a declarative node over `items` through n8n-core's RoutingNode; returns output items. */
 export async function runRoutingNode(
 	typeName: string,
@@ -244,7 +256,7 @@ export async function runRoutingNode(
 		inputData,
 		executeData,
 		[],
-		options.signal,
+		options.signal ?? executionSignal(),
 	);
 	const routingNode = new RoutingNode(context, nodeType);
 	const output = await routingNode.runNode();

@@ -102,7 +102,9 @@ describe('node description', () => {
 				headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			},
 		});
-		expect(String(description.requestDefaults?.baseURL)).toContain('$credentials.baseUrl');
+		// No Base URL expression: n8n would evaluate it twice per item (issue 31); the address comes
+		// from the credential the run reads once.
+		expect(description.requestDefaults).not.toHaveProperty('baseURL');
 	});
 
 	test('codex file: Communication, with documentation links', () => {

@@ -10,7 +10,7 @@
  * Each case runs one operation through n8n-core's RoutingNode with n8n-workflow's own `Expression`,
  * one field mapped to `={{ $json.value }}` over three items, and counts the evaluations
  * (Expression.renderExpression, the call that evaluates one expression): those of the mapped value,
- * and every other one (the node's own, e.g. the Base URL's `={{ $credentials.baseUrl }}`). The
+ * and every other one (the node's own; the Base URL's `={{ $credentials.baseUrl }}` was one). The
  * figures are the documented ones (docs/performance.md), as literals.
  */
 import type { INodeParameters, NodeParameterValue } from 'n8n-workflow';
@@ -47,14 +47,14 @@ const WHATSAPP = DEMO.integrations.whatsapp.id;
  * top-level Name, version 2 has it under Update Fields, and n8n's display rules cannot show one
  * property for exactly these forms), Integration (Template → Get Many's, since Integration → Get
  * Many has none). 7 for version 1's Tag ID: Automation → Update's (shown by Trigger Type) and
- * version 2's hidden legacy one. The node's own: the Base URL, `={{ $credentials.baseUrl }}`,
- * resolved in both passes.
+ * version 2's hidden legacy one. The node's own: none (it had the Base URL,
+ * `={{ $credentials.baseUrl }}`, resolved in both passes: 2 per item until issue 31's second step).
  */
 const CASES: Case[] = [
-	{ name: 'tag.removeFromContact, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'tag.removeFromContact v1, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 1, mapped: 3, own: 2 },
-	{ name: 'tag.create, Name', parameters: VALID.tagCreate, field: 'name', value: 'Fresh tag', typeVersion: 2, mapped: 5, own: 2 },
-	{ name: 'tag.getContacts, Tag', parameters: VALID.tagContacts, field: 'tag', locator: true, value: DEMO.tags.vip.id, typeVersion: 2, mapped: 3, own: 2 },
+	{ name: 'tag.removeFromContact, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'tag.removeFromContact v1, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 1, mapped: 3, own: 0 },
+	{ name: 'tag.create, Name', parameters: VALID.tagCreate, field: 'name', value: 'Fresh tag', typeVersion: 2, mapped: 5, own: 0 },
+	{ name: 'tag.getContacts, Tag', parameters: VALID.tagContacts, field: 'tag', locator: true, value: DEMO.tags.vip.id, typeVersion: 2, mapped: 3, own: 0 },
 	{
 		name: 'tag.getContacts v1, Tag ID',
 		parameters: { resource: 'tag', operation: 'getContacts', limit: 10 },
@@ -62,10 +62,10 @@ const CASES: Case[] = [
 		value: DEMO.tags.vip.id,
 		typeVersion: 1,
 		mapped: 7,
-		own: 2,
+		own: 0,
 	},
-	{ name: 'automation.delete, Automation Trigger ID', parameters: VALID.automationDelete, field: 'automationTriggerId', value: DEMO.triggers.webhook.id, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'automation.update, Automation Trigger ID', parameters: VALID.automationUpdate, field: 'automationTriggerId', value: DEMO.triggers.anyMessage.id, typeVersion: 2, mapped: 3, own: 2 },
+	{ name: 'automation.delete, Automation Trigger ID', parameters: VALID.automationDelete, field: 'automationTriggerId', value: DEMO.triggers.webhook.id, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'automation.update, Automation Trigger ID', parameters: VALID.automationUpdate, field: 'automationTriggerId', value: DEMO.triggers.anyMessage.id, typeVersion: 2, mapped: 3, own: 0 },
 	{
 		name: 'automation.update v1, Automation Trigger ID',
 		parameters: { resource: 'automation', automationTriggerId: '', name: 'Lead follow-up', description: 'Follows up new leads', triggerType: 'ADD_TAG_TO_CONTACT', tagId: DEMO.tags.lead.id },
@@ -73,13 +73,13 @@ const CASES: Case[] = [
 		value: DEMO.triggers.addTag.id,
 		typeVersion: 1,
 		mapped: 3,
-		own: 2,
+		own: 0,
 	},
-	{ name: 'automation.stopInChat, Chat', parameters: VALID.stopInChat, field: 'chatInternalId', locator: true, value: DEMO.chats.botFlow.id, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'botIntegration.create, URL', parameters: VALID.botCreate, field: 'url', value: 'https://bots.example.com/api/v1/bots/sales', typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'chat.getAll, Limit', parameters: VALID.chatList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'customField.get, Phone Number', parameters: VALID.customFieldGet, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'customField.upsert, Phone Number', parameters: VALID.customFieldUpsert, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 2 },
+	{ name: 'automation.stopInChat, Chat', parameters: VALID.stopInChat, field: 'chatInternalId', locator: true, value: DEMO.chats.botFlow.id, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'botIntegration.create, URL', parameters: VALID.botCreate, field: 'url', value: 'https://bots.example.com/api/v1/bots/sales', typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'chat.getAll, Limit', parameters: VALID.chatList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'customField.get, Phone Number', parameters: VALID.customFieldGet, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'customField.upsert, Phone Number', parameters: VALID.customFieldUpsert, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
 	{
 		name: 'customField.upsert v1, Phone Number',
 		parameters: {
@@ -91,14 +91,14 @@ const CASES: Case[] = [
 		value: ALICE,
 		typeVersion: 1,
 		mapped: 3,
-		own: 2,
+		own: 0,
 	},
-	{ name: 'group.getInviteUrl, Integration', parameters: VALID.groupInvite, field: 'integrationId', locator: true, value: WHATSAPP, typeVersion: 2, mapped: 5, own: 2 },
-	{ name: 'integration.validatePhoneNumber, Phone Number', parameters: VALID.validatePhone, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'message.getAll, Chat', parameters: VALID.messageList, field: 'chatInternalId', locator: true, value: DEMO.chats.alice.id, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'template.getAll, Integration', parameters: VALID.templateList, field: 'integrationId', locator: true, value: DEMO.integrations.official.id, typeVersion: 2, mapped: 5, own: 2 },
-	{ name: 'user.getAll, Limit', parameters: VALID.userList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 2 },
-	{ name: 'webhook.create, URL', parameters: VALID.webhookCreate, field: 'url', value: 'https://example.com/hook', typeVersion: 2, mapped: 3, own: 2 },
+	{ name: 'group.getInviteUrl, Integration', parameters: VALID.groupInvite, field: 'integrationId', locator: true, value: WHATSAPP, typeVersion: 2, mapped: 5, own: 0 },
+	{ name: 'integration.validatePhoneNumber, Phone Number', parameters: VALID.validatePhone, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'message.getAll, Chat', parameters: VALID.messageList, field: 'chatInternalId', locator: true, value: DEMO.chats.alice.id, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'template.getAll, Integration', parameters: VALID.templateList, field: 'integrationId', locator: true, value: DEMO.integrations.official.id, typeVersion: 2, mapped: 5, own: 0 },
+	{ name: 'user.getAll, Limit', parameters: VALID.userList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'webhook.create, URL', parameters: VALID.webhookCreate, field: 'url', value: 'https://example.com/hook', typeVersion: 2, mapped: 3, own: 0 },
 ];
 
 /** The parameters with `field` mapped to the items' `value`. */

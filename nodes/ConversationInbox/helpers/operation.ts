@@ -2,6 +2,7 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
+	ICredentialDataDecryptedObject,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	INodeExecutionData,
@@ -15,7 +16,7 @@ import type { ErrorHints } from '../../shared/errors';
 import { doneWithoutPayload } from '../../shared/reading';
 import { newRetryGate } from '../../shared/retry';
 import type { CallSettings } from '../../shared/transport';
-import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest, tokenOf } from '../../shared/transport';
+import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
 import { LARGE_INPUT_NOTICE, listOptions, optionsCollection } from './options';
@@ -26,6 +27,7 @@ import { collect, readListSettings } from './paging';
 import type { SendPage } from './paging/walk';
 import type { Preparation, Rule } from './prepare';
 import { prepareRequest, ruleContext } from './prepare';
+import { runOf } from './run';
 
 /**
  * One operation = one file under resources/<resource>/: its fields (each with its check), its
@@ -92,7 +94,12 @@ const TIMEOUT_SETTING = 'Timeout under the node\'s Settings → Request Options'
  * How this item's calls are sent: the user's Settings → Request Options → Timeout when set, else
  * DEFAULT_TIMEOUT_MS (not n8n's 5 minutes); one retry gate for all its pages.
  */
-async function callSettings(fn: IExecuteSingleFunctions, itemIndex: number, hints: ErrorHints): Promise<CallSettings> {
+function callSettings(
+	fn: IExecuteSingleFunctions,
+	itemIndex: number,
+	hints: ErrorHints,
+	credentials: ICredentialDataDecryptedObject,
+): CallSettings {
 	const requestOptions = fn.getNodeParameter('requestOptions', {}) as IDataObject | undefined;
 	const configured = Number(requestOptions?.timeout);
 	return {
@@ -102,7 +109,8 @@ async function callSettings(fn: IExecuteSingleFunctions, itemIndex: number, hint
 		signal: cancelSignalOf(fn),
 		timeoutMs: Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_MS,
 		timeoutSetting: TIMEOUT_SETTING,
-		redact: await tokenOf(fn),
+		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		credentials,
 	};
 }
 
@@ -139,13 +147,18 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		try {
+			// 0. The item's turn (run.ts): n8n answers between slices of a large input.
+			const run = runOf(this);
+			await run.slices.turn();
+			const credentials = await run.credentials();
+
 			// 1. Check and complete the request; nothing is sent when a value breaks a rule.
-			const ctx = ruleContext(this, requestData.options);
+			const ctx = ruleContext(this, { ...requestData.options, baseURL: credentials.baseUrl as string });
 			prepareRequest(ctx, preparation);
 			const { request } = ctx;
 
 			// 2. Send: every call of this item (each page) through the one request path.
-			const call = await callSettings(this, itemIndex, hints);
+			const call = callSettings(this, itemIndex, hints, credentials);
 			const send: SendPage = async (query, signal) =>
 				await sendRequest(this, { ...request, qs: { ...request.qs, ...query } }, { ...call, signal: signal ?? call.signal });
 
