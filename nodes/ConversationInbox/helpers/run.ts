@@ -70,7 +70,8 @@ export class Slices {
 				}
 				this.take();
 				this.waiting.shift()?.resolve();
-				// The released item runs its work before the next is released, so the slice's time counts it.
+				// One promise step between two releases: the released items' work runs in between, so
+				// the slice's clock counts it (a step or two late, not a slice late).
 				await Promise.resolve();
 			}
 		} catch (error) {
