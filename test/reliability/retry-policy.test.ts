@@ -303,6 +303,16 @@ describe('describeNetworkError: the error shapes n8n, axios, undici and Node pro
 		});
 	});
 
+	test("a connect timeout (Node's connect ETIMEDOUT, undici's UND_ERR_CONNECT_TIMEOUT) is a timeout at which nothing was sent", () => {
+		expect(retry.describeNetworkError(n8n2Error(axiosError(nodeError('connect', 'ETIMEDOUT', '10.0.0.1:443'), 'ETIMEDOUT')))).toEqual(
+			problem({ code: 'ETIMEDOUT', timedOut: true, nothingSent: true }),
+		);
+		const undici = Object.assign(new Error('Connect Timeout Error (attempted address: api.example.com:443, timeout: 10000ms)'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+		expect(retry.describeNetworkError(new TypeError('fetch failed', { cause: undici }))).toEqual(
+			problem({ code: 'UND_ERR_CONNECT_TIMEOUT', timedOut: true, nothingSent: true }),
+		);
+	});
+
 	test('the step named by the syscall alone (connect, getaddrinfo) also means nothing was sent', () => {
 		const wrapped = (syscall: string, code: string) => Object.assign(new Error('the connection failed'), { code, syscall });
 		expect(retry.describeNetworkError(wrapped('getaddrinfo', 'EAI_MEMORY')).nothingSent).toBe(true);
@@ -560,6 +570,18 @@ describe('withRetry: the sends of one request (stand-in sends, fake clock)', () 
 		const error = await thrown(retry.withRetry(send, { method: 'POST', clock, pace }));
 		expect(sent).toHaveLength(20);
 		expect(error.description).toBe('Refused by the API 20 times (HTTP 429), the most the node retries one request.');
+	});
+
+	test('only 429s count as refusals: a 503 after 18 paced 429s still gets its 3 attempts', async () => {
+		const clock = fakeClock();
+		const pace = { accepted: 0 };
+		const { send, sent } = standIn((n) => {
+			pace.accepted++;
+			return failed(retry.statusFailure(n <= 18 ? 429 : 503));
+		});
+		const error = await thrown(retry.withRetry(send, { method: 'GET', clock, pace }));
+		expect(sent).toHaveLength(21);
+		expect(error.description).toBe('Gave up after 3 attempts.');
 	});
 
 	test('a 429 pushes the shared gate forward by its Retry-After, never back', async () => {
