@@ -208,6 +208,7 @@ describe('a 429 lowers the pace', () => {
 	});
 
 	test('a send made after the decrease and refused within 1 s of it is the same event; one refused after 1 s is a new one (5 → 2)', async () => {
+		await at(5000);
 		askMany('s', 30);
 		await settle();
 		await answerOldest(1, 429, { 'retry-after': '0' });
@@ -216,12 +217,12 @@ describe('a 429 lowers the pace', () => {
 		expect(went()).toBe(11);
 		const after = onTheWire()[onTheWire().length - 1];
 		expect(after.name).toBe('s11');
-		await at(999);
+		await at(5999);
 		await answer(after, 429, { 'retry-after': '0' });
 		// still 5: the 4 on the wire and one more
 		expect(pace.inFlight).toBe(5);
 		expect(went()).toBe(12);
-		await at(1999);
+		await at(6999);
 		const later = onTheWire()[onTheWire().length - 1];
 		expect(later.name).toBe('s12');
 		// a send made after the decrease, refused 1 s or more after it: cap 5 → 2
@@ -236,15 +237,32 @@ describe('a 429 lowers the pace', () => {
 	});
 
 	test('a refusal exactly 1 s after the decrease, of a send made after it, is a new event', async () => {
+		await at(5000);
 		askMany('s', 30);
 		await settle();
 		await answerOldest(1, 429, { 'retry-after': '0' });
 		await answerOldest(5, 503);
-		await at(1000);
+		await at(6000);
 		await answer(onTheWire()[onTheWire().length - 1], 429, { 'retry-after': '0' });
 		// cap 2: 4 on the wire stay, no one goes
 		expect(pace.inFlight).toBe(4);
 		expect(went()).toBe(11);
+	});
+
+	test('a refusal of a send made before the decrease is the same event, even 1.5 s later (the last one sent before it too)', async () => {
+		askMany('s', 12);
+		await settle();
+		await answer(asks[0], 429, { 'retry-after': '0' });
+		await at(1500);
+		// s10, the last send made before the decrease
+		await answer(asks[9], 429, { 'retry-after': '0' });
+		expect(pace.inFlight).toBe(8);
+		// cap still 5 (2 after a second halving): the fourth no-signal answer frees a slot for s11
+		await answerOldest(3, 503);
+		expect(went()).toBe(10);
+		await answerOldest(1, 503);
+		expect(went()).toBe(11);
+		expect(pace.inFlight).toBe(5);
 	});
 
 	test('20 accepted over 1.4 s, the 21st refused: the rate is 0.7 × 20 / 1.4 s = 10 requests/s, one send every 100 ms', async () => {
@@ -344,7 +362,7 @@ describe('CUBIC: how the rate comes back after a refusal', () => {
 });
 
 describe('the rate is measured where the API worked', () => {
-	test('an idle hour is not averaged in: 10 accepted, idle 1 h, 9 accepted over 1 s and the 10th refused: 0.7 × 9/s', async () => {
+	test('an idle hour is not averaged in: 10 accepted, idle 1 h, 9 accepted over 2 s and the 10th refused: 0.7 × 9/2 s', async () => {
 		askMany('a', 10);
 		await settle();
 		await answerOldest(10, 200);
@@ -352,9 +370,29 @@ describe('the rate is measured where the API worked', () => {
 		askMany('b', 10);
 		await settle();
 		await answerOldest(9, 200);
-		await at(3_601_000);
+		await at(3_602_000);
 		await answerOldest(1, 429);
-		expect(pace.rate).toBeCloseTo(6.3, 9);
+		expect(pace.rate).toBeCloseTo(3.15, 9);
+	});
+
+	test('sends waiting out a hold with nothing on the wire are no idle moment: the window runs on from the refusal', async () => {
+		const [refusedFirst, early] = askMany('r', 2);
+		await settle();
+		await answer(refusedFirst, 429, { 'retry-after': '2' });
+		askMany('s', 5);
+		await at(500);
+		// accepted during the hold: nothing left on the wire, five sends waiting
+		await answer(early, 200);
+		expect(pace.inFlight).toBe(0);
+		await at(1000);
+		// the probe, accepted: the hold ends and the other four go; three accepted, one kept
+		await answer(asks[2], 200);
+		expect(went()).toBe(7);
+		await answerOldest(3, 200);
+		await at(2500);
+		await answerOldest(1, 429);
+		// 5 accepted since the refusal at 0 s, over 2.5 s: 0.7 × 2/s
+		expect(pace.rate).toBeCloseTo(1.4, 9);
 	});
 
 	test('a Retry-After wait is not the API\'s rate: 10 accepted in the 1 s after a 1 s hold, then a refusal: 0.7 × 10/s (not over 2 s)', async () => {
@@ -407,7 +445,8 @@ describe('a hold and its one probe', () => {
 	test('Retry-After: 5 holds the others; after 1 s one probe goes; refused, the rest wait out its hold', async () => {
 		askMany('r', 1);
 		await settle();
-		await answerOldest(1, 429, { 'retry-after': '5' });
+		// the API's other headers come first
+		await answerOldest(1, 429, { 'content-type': 'application/json', 'x-request-id': 'abc', 'retry-after': '5' });
 		expect(pace.holding).toBe(true);
 		askMany('s', 3);
 		await at(999);
@@ -456,6 +495,79 @@ describe('a hold and its one probe', () => {
 		expect(went()).toBe(3);
 		await at(30_500);
 		expect(went()).toBe(5);
+	});
+
+	test('the probe is known by its answer whatever came back before it: another send answered, then the probe accepted, ends the hold', async () => {
+		askMany('r', 2);
+		await settle();
+		await answerOldest(1, 429, { 'retry-after': '30' });
+		askMany('s', 3);
+		await at(1000);
+		expect(wentOrder).toEqual(['r1', 'r2', 's1']);
+		await at(1500);
+		await answer(asks[1], 503);
+		await at(2000);
+		await answer(asks[2], 200);
+		expect(pace.holding).toBe(false);
+		expect(wentOrder).toEqual(['r1', 'r2', 's1', 's2', 's3']);
+	});
+
+	test('each hold has its probe: a hold that starts after an earlier one ended (its probe answered) probes again after 1 s', async () => {
+		askMany('r', 2);
+		await settle();
+		await answerOldest(1, 429, { 'retry-after': '5' });
+		askMany('s', 1);
+		await at(1000);
+		await answer(asks[2], 200);
+		expect(pace.holding).toBe(false);
+		await at(10_000);
+		await answer(asks[1], 429, { 'retry-after': '5' });
+		askMany('t', 2);
+		await at(10_999);
+		expect(went()).toBe(3);
+		await at(11_000);
+		expect(wentOrder).toEqual(['r1', 'r2', 's1', 't1']);
+	});
+
+	test('while the last hold\'s probe is still unanswered, a new hold sends no second probe and sets one wake-up, at its end; that probe accepted ends it', async () => {
+		askMany('r', 2);
+		await settle();
+		await answerOldest(1, 429, { 'retry-after': '2' });
+		askMany('s', 4);
+		await at(1000);
+		expect(wentOrder).toEqual(['r1', 'r2', 's1']);
+		await at(2000);
+		expect(went()).toBe(6);
+		// s1, the probe, is still on the wire when r2 is refused for 5 s
+		const timers = jest.spyOn(globalThis, 'setTimeout');
+		await at(2500);
+		await answer(asks[1], 429, { 'retry-after': '5' });
+		askMany('t', 2);
+		await at(3500);
+		expect(went()).toBe(6);
+		await at(4000);
+		expect(timers.mock.calls.length).toBeLessThanOrEqual(2);
+		await answer(asks[2], 200);
+		expect(pace.holding).toBe(false);
+		expect(went()).toBe(8);
+	});
+
+	test('a refusal the moment a hold ends starts a new hold, with its own probe', async () => {
+		askMany('r', 2);
+		await settle();
+		await answerOldest(1, 429, { 'retry-after': '2' });
+		askMany('s', 1);
+		await at(1000);
+		// the probe refused: held until 2 s, as before
+		await answer(asks[2], 429, { 'retry-after': '1' });
+		await at(2000);
+		expect(pace.holding).toBe(false);
+		await answer(asks[1], 429, { 'retry-after': '5' });
+		askMany('t', 2);
+		await at(2999);
+		expect(went()).toBe(3);
+		await at(3000);
+		expect(wentOrder).toEqual(['r1', 'r2', 's1', 't1']);
 	});
 
 	test('a hold of 1 s or less has no probe: every send waits it out (Retry-After: 1)', async () => {
@@ -593,6 +705,37 @@ describe('a deadline (the Timeout of an interactive call)', () => {
 		expect(wentOrder).not.toContain('late');
 	});
 
+	test('a send waiting only for a free slot sets no timer: an answer lets it go', async () => {
+		askMany('x', 11);
+		await settle();
+		expect(pace.waiting).toBe(1);
+		expect(jest.getTimerCount()).toBe(0);
+	});
+
+	test('two sends with deadlines let through before them: one wake-up at a time, none left behind', async () => {
+		askMany('x', 10);
+		await settle();
+		const later = ask('later', { deadline: 900 });
+		const sooner = ask('sooner', { deadline: 400 });
+		await settle();
+		expect(jest.getTimerCount()).toBe(1);
+		await answerOldest(2, 503);
+		expect([later.state, sooner.state]).toEqual(['went', 'went']);
+		expect(jest.getTimerCount()).toBe(0);
+	});
+
+	test('a send that times out leaves no listener on its signal', async () => {
+		askMany('x', 10);
+		await settle();
+		const controller = new AbortController();
+		const late = ask('late', { deadline: 500 }, controller.signal);
+		await settle();
+		expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+		await at(500);
+		expect(late.state).toBe('timed out');
+		expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+	});
+
 	test('a send whose slot frees before its deadline goes', async () => {
 		askMany('x', 10);
 		await settle();
@@ -672,6 +815,21 @@ describe('a cancel', () => {
 		await answerOldest(1, 503);
 		expect(d.state).toBe('went');
 		expect(getEventListeners(theirs.signal, 'abort')).toHaveLength(0);
+	});
+
+	test('a signal whose earlier sends all went still cancels the sends it makes later (the pages of an item)', async () => {
+		askMany('x', 9);
+		const controller = new AbortController();
+		const early = ask('early', {}, controller.signal);
+		await settle();
+		expect(early.state).toBe('went');
+		const later = ask('later', {}, controller.signal);
+		await settle();
+		expect(later.state).toBe('waiting');
+		controller.abort(new Error('cancelled by the test'));
+		await settle();
+		expect(later.state).toBe('cancelled');
+		expect(pace.waiting).toBe(0);
 	});
 
 	test('a send let through is no longer cancelled by its signal', async () => {
