@@ -385,14 +385,14 @@ describe('the rate is measured where the API worked', () => {
 		await answer(early, 200);
 		expect(pace.inFlight).toBe(0);
 		await at(1000);
-		// the probe, accepted: the hold ends and the other four go; three accepted, one kept
+		// the probe, accepted: the hold ends and the other four go; two of them accepted
 		await answer(asks[2], 200);
 		expect(went()).toBe(7);
-		await answerOldest(3, 200);
+		await answerOldest(2, 200);
 		await at(2500);
 		await answerOldest(1, 429);
-		// 5 accepted since the refusal at 0 s, over 2.5 s: 0.7 × 2/s
-		expect(pace.rate).toBeCloseTo(1.4, 9);
+		// 4 accepted since the refusal at 0 s, over 2.5 s: 0.7 × 1.6/s
+		expect(pace.rate).toBeCloseTo(1.12, 9);
 	});
 
 	test('a Retry-After wait is not the API\'s rate: 10 accepted in the 1 s after a 1 s hold, then a refusal: 0.7 × 10/s (not over 2 s)', async () => {
@@ -544,6 +544,10 @@ describe('a hold and its one probe', () => {
 		await answer(asks[1], 429, { 'retry-after': '5' });
 		askMany('t', 2);
 		await at(3500);
+		expect(went()).toBe(6);
+		// an answer 1.1 s into the new hold: still no probe, s1 is out asking
+		await at(3600);
+		await answer(asks[3], 503);
 		expect(went()).toBe(6);
 		await at(4000);
 		expect(timers.mock.calls.length).toBeLessThanOrEqual(2);
