@@ -395,6 +395,25 @@ describe('the rate is measured where the API worked', () => {
 		expect(pace.rate).toBeCloseTo(1.12, 9);
 	});
 
+	test('a refusal that holds nothing (no Retry-After, at a known rate) does not shorten the window: 5 accepted over 2 s, 0.7 × 2.5/s', async () => {
+		askMany('s', 30);
+		await settle();
+		await answerOldest(20, 200);
+		await answerOldest(1, 429);
+		expect(pace.rate).toBeCloseTo(14, 9);
+		// a send made after the decrease, out at 1/14 s
+		const after = ask('after');
+		await at(500);
+		expect(after.state).toBe('went');
+		// s22, sent before the decrease: the same event, and no hold (there is a rate)
+		await answerOldest(1, 429);
+		expect(pace.holding).toBe(false);
+		await answerOldest(5, 200);
+		await at(2000);
+		await answer(after, 429);
+		expect(pace.rate).toBeCloseTo(0.7 * 2.5, 9);
+	});
+
 	test('a Retry-After wait is not the API\'s rate: 10 accepted in the 1 s after a 1 s hold, then a refusal: 0.7 × 10/s (not over 2 s)', async () => {
 		const [kept, refusedFirst] = askMany('k', 2);
 		await settle();
