@@ -120,6 +120,21 @@ describe('many sends cancelled or timed out', () => {
 		expect(drain(line)).toEqual(order);
 	});
 
+	test('the deadlines rebuilt right after the earliest was removed: the next earliest is at hand, then the rest in order', () => {
+		const line = new WaitLine<Send>();
+		// 200 sends, each added with an earlier deadline than the one before (200 ms … 1 ms)
+		const all = Array.from({ length: 200 }, (_, i) => send(`d${200 - i}`, 'first', 200 - i));
+		for (const entry of all) line.add(entry);
+		const byDeadline = [...all].reverse();
+		// the earliest cancelled before anyone asked for it, then the 150 latest (the line is rebuilt)
+		line.remove(byDeadline[0]);
+		for (const entry of byDeadline.slice(50)) line.remove(entry);
+		expect(line.size).toBe(49);
+		expect(line.nextDeadline()).toBe(2);
+		expect(line.expired(49).map((entry) => entry.deadline)).toEqual(byDeadline.slice(1, 49).map((entry) => entry.deadline));
+		expect(drain(line)).toEqual(['d50']);
+	});
+
 	test('sends added after most were removed still come out after those before them', () => {
 		const line = new WaitLine<Send>();
 		const early = Array.from({ length: 500 }, (_, i) => send(`early${i}`));
