@@ -34,6 +34,7 @@ import { EditorCalls, type InstalledPackageRow } from '../harness/installer';
 import { describeStartup, startQueueStack, type QueueClient, type QueueStack } from '../harness/queue-stack';
 import { RELEASED_0_1_0_TARBALL, repackWithVersion, startRegistry, type LocalRegistry } from '../harness/registry';
 import { canUseMountNamespace, startRegistryFront, type FrontRequest, type RegistryFront } from '../harness/registry-front';
+import { until } from '../harness/until';
 import { chainWorkflow } from '../harness/workflows';
 import { NEXT_VERSION as NEXT } from './install';
 import { queueSuiteEnabled } from './queue';
@@ -43,17 +44,6 @@ const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
 const report = (line: string): void => void process.stderr.write(`[queue-install] ${line}\n`);
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-		await sleep(250);
-	}
-}
 
 function fromEnv<T>(name: string): T {
 	const raw = process.env[name];

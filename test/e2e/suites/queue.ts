@@ -18,6 +18,7 @@ import type { PackedPackage } from '../harness/package';
 import { N8N_VERSIONS, selectedMajors, type N8nInstall } from '../harness/provision';
 import { describeWhen } from '../harness/gate';
 import { describeMemory, describeStartup, QUEUE_KEYS, startQueueStack, type QueueStack } from '../harness/queue-stack';
+import { until } from '../harness/until';
 import { chainWorkflow } from '../harness/workflows';
 import { aiToolsSuite } from './ai-tools';
 import { resourcesSuite } from './resources';
@@ -30,7 +31,6 @@ const CRASH_BURST = 200;
 const CONTACT = { phoneNumber: '5511944443333', name: 'Queue Tester' };
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const report = (line: string): void => void process.stderr.write(`[queue] ${line}\n`);
 
 /** E2E_QUEUE=0 skips the suite (outside CI: gate.ts); it also needs n8n 2.x selected (N8N_E2E_VERSIONS). */
@@ -42,15 +42,6 @@ export interface QueueContext extends E2EContext {
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-		await sleep(250);
-	}
-}
 
 /** Runs `task(0..count-1)` with at most `limit` at a time. */
 async function pool<T>(count: number, limit: number, task: (index: number) => Promise<T>): Promise<T[]> {
