@@ -98,6 +98,8 @@ const BASELINE_REF = textOption('baseline-ref') ?? 'main';
 /** `--name a,b,c` as a list (the fallback when absent). */
 const listOption = (name: string, fallback: string): string[] => (textOption(name) ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
 const CPU_PROFILE_DIR = textOption('cpu-prof');
+/** n8n's node arguments: a V8 CPU profile written into CPU_PROFILE_DIR when it stops */
+const N8N_NODE_ARGS = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
 	(textOption('n8n-env') ?? '')
@@ -608,7 +610,7 @@ async function main(): Promise<void> {
 				folderPrefix: 'n8n-bench-',
 				// not debug: its per-execution logging would be measured too (info prints the readiness line the harness waits for)
 				logLevel: 'info',
-				nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
+				nodeArgs: N8N_NODE_ARGS,
 				env: N8N_ENV,
 			});
 			const ctx: E2EContext = { major: '2', install, sandbox, stack, client: stack.client };
@@ -650,7 +652,7 @@ async function main(): Promise<void> {
 		if (bulk) printBulk(bulk, BULK);
 
 		if (ONLY.has('stall')) {
-			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: N8N_ENV, nodeArgs: CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [] } });
+			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: N8N_ENV, nodeArgs: N8N_NODE_ARGS } });
 			printStall(stall);
 		}
 

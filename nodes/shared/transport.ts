@@ -234,13 +234,27 @@ export async function sendRequest(
  */
 function writeScopeOf(context: Context, itemIndex: number | undefined): WriteScope | undefined {
 	if (itemIndex === undefined) return undefined;
-	// n8n-core's contexts hold the run index; its interfaces do not show it.
-	const { runIndex } = context as { runIndex?: unknown };
+	const runIndex = runIndexOf(context);
 	const getExecutionId = (context as { getExecutionId?: () => string | undefined }).getExecutionId;
 	const execution = typeof getExecutionId === 'function' ? getExecutionId.call(context) : undefined;
-	if (typeof execution !== 'string' || execution === '' || typeof runIndex !== 'number') return undefined;
-	const node = context.getNode();
-	return { execution, node: node.id || node.name, run: runIndex, item: itemIndex };
+	if (typeof execution !== 'string' || execution === '' || runIndex === undefined) return undefined;
+	return { execution, node: nodeKeyOf(context.getNode()), run: runIndex, item: itemIndex };
+}
+
+/** The node's run index, where the context has one (n8n-core's contexts hold it; its interfaces do not show it). */
+export function runIndexOf(context: object): number | undefined {
+	const { runIndex } = context as { runIndex?: unknown };
+	return typeof runIndex === 'number' ? runIndex : undefined;
+}
+
+/** The node within its workflow: its ID, or its name where it has none. */
+export function nodeKeyOf(node: INode): string {
+	return node.id || node.name;
+}
+
+/** The secrets never quoted in an error: the credential's API token. */
+export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	return typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [];
 }
 
 export interface ApiRequest {
@@ -270,7 +284,7 @@ export async function inboxApiRequest(this: Context, request: ApiRequest): Promi
 		itemIndex: request.itemIndex,
 		signal: cancelSignalOf(this),
 		timeoutMs: DEFAULT_TIMEOUT_MS,
-		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		redact: secretsOf(credentials),
 		credentials,
 		interactive: request.interactive ?? false,
 	});

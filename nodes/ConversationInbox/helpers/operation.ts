@@ -16,7 +16,7 @@ import type { ErrorHints } from '../../shared/errors';
 import { doneWithoutPayload } from '../../shared/reading';
 import { newRetryGate } from '../../shared/retry';
 import type { CallSettings } from '../../shared/transport';
-import { cancelSignalOf, DEFAULT_TIMEOUT_MS, sendRequest } from '../../shared/transport';
+import { cancelSignalOf, DEFAULT_TIMEOUT_MS, secretsOf, sendRequest } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
 import { LARGE_INPUT_NOTICE, listOptions, optionsCollection } from './options';
@@ -109,7 +109,7 @@ function callSettings(
 		signal: cancelSignalOf(fn),
 		timeoutMs: Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_MS,
 		timeoutSetting: TIMEOUT_SETTING,
-		redact: typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [],
+		redact: secretsOf(credentials),
 		credentials,
 	};
 }

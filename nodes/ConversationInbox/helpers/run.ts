@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { monotonicNow, waitFor } from '../../shared/clock';
-import { cancelSignalOf, CREDENTIAL_NAME } from '../../shared/transport';
+import { cancelSignalOf, CREDENTIAL_NAME, nodeKeyOf, runIndexOf } from '../../shared/transport';
 
 /**
  * What the items of one run of the action node share (issue 31, docs/performance.md "Freeze").
@@ -107,11 +107,9 @@ function newRun(fn: IExecuteSingleFunctions, signal: AbortSignal | undefined): R
 /** The run this item belongs to (created by its first item). */
 export function runOf(fn: IExecuteSingleFunctions): Run {
 	const signal = cancelSignalOf(fn);
-	// n8n-core's contexts hold the run index; its interfaces do not show it.
-	const { runIndex } = fn as unknown as { runIndex?: unknown };
-	if (!signal || typeof runIndex !== 'number') return newRun(fn, signal);
-	const node = fn.getNode();
-	const key = `${node.id || node.name}\u0000${runIndex}`;
+	const runIndex = runIndexOf(fn);
+	if (!signal || runIndex === undefined) return newRun(fn, signal);
+	const key = `${nodeKeyOf(fn.getNode())}\u0000${runIndex}`;
 	const ofExecution = runs.get(signal) ?? new Map<string, Run>();
 	runs.set(signal, ofExecution);
 	let run = ofExecution.get(key);
