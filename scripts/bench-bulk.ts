@@ -21,15 +21,16 @@ import { log, median, ms, printTable, ratio, verdict } from './bench-lists';
 import type { RateLimit, Sandbox } from '../test/sandbox';
 import { DEMO } from '../test/sandbox';
 import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
-import type { CredentialRecord, WorkflowRecord } from '../test/e2e/harness/n8n-client';
+import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../test/e2e/harness/n8n-client';
 import type { PackedPackage } from '../test/e2e/harness/package';
 import { REPO_ROOT } from '../test/e2e/harness/provision';
 import { CREDENTIAL_TYPE, chainWorkflow } from '../test/e2e/harness/workflows';
 
-const NODE = 'Bulk';
+/** The measured node's name in both bulk cases' workflow (its executionTime is read by it). */
+export const NODE = 'Bulk';
 const PATH = '/v2/tag/remove-from-contact';
 const BIG = DEMO.tags.big.id;
-const HTTP_REQUEST_VERSION = 4.2;
+export const HTTP_REQUEST_VERSION = 4.2;
 
 /** Issue 24's targets. */
 export const BULK_TARGETS = { vsFloor: 1.15, refusedShare: 0.1, unlimitedVsAllAtOnce: 1.25 };
@@ -51,10 +52,30 @@ export interface BulkSample {
 
 type Client = 'ours' | 'http' | 'httpBatched';
 
-function bulkWorkflow(name: string, client: Client, sandbox: Sandbox, rate: number, credential: CredentialRecord, headerAuth: CredentialRecord) {
-	const path = `bench-bulk-${client}-${Date.now()}`;
+/** Items per batch and the pause between two: Settings → Request Options → Batching (ours), Options → Batching (HTTP Request). */
+export interface Batching {
+	size: number;
+	intervalMs: number;
+}
+
+/**
+ * The workflow both bulk cases run (this file's and bench-stall.ts's): Webhook → Split Out → one
+ * node removing the big tag from each contact, our node (Phone Number `={{ $json.phone }}`) or n8n's
+ * HTTP Request node doing the same POSTs with a Header Auth credential, each with `batching` if given.
+ * The caller sets how the trigger answers.
+ */
+export function removalWorkflow(
+	name: string,
+	path: string,
+	client: 'ours' | 'http',
+	batching: Batching | undefined,
+	sandbox: Sandbox,
+	credential: CredentialRecord,
+	headerAuth: CredentialRecord,
+): WorkflowDefinition {
 	const split = { name: 'Split', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.contacts', options: {} } };
-	const ours = { resource: 'tag', operation: 'removeFromContact', phoneNumber: '={{ $json.phone }}', tagIds: [BIG] };
+	const batch = batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : undefined;
+	const ours = { resource: 'tag', operation: 'removeFromContact', phoneNumber: '={{ $json.phone }}', tagIds: [BIG], ...(batch ? { requestOptions: batch } : {}) };
 	const http = {
 		method: 'POST',
 		url: `${sandbox.baseUrl}/tag/remove-from-contact`,
@@ -63,17 +84,23 @@ function bulkWorkflow(name: string, client: Client, sandbox: Sandbox, rate: numb
 		sendBody: true,
 		specifyBody: 'json',
 		jsonBody: `={{ JSON.stringify({ phoneNumber: $json.phone, tagIds: ['${BIG}'] }) }}`,
-		options: client === 'httpBatched' ? { batching: { batch: { batchSize: rate, batchInterval: 1000 } } } : {},
+		options: batch ?? {},
 	};
 	const step =
 		client === 'ours'
 			? { name: NODE, parameters: ours, executeOnce: false }
 			: { name: NODE, type: 'n8n-nodes-base.httpRequest', typeVersion: HTTP_REQUEST_VERSION, parameters: http, executeOnce: false };
 	const definition = chainWorkflow(name, path, [split, step], credential);
+	definition.nodes[2].credentials =
+		client === 'ours' ? { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } : { httpHeaderAuth: { id: headerAuth.id, name: headerAuth.name } };
+	return definition;
+}
+
+function bulkWorkflow(name: string, client: Client, sandbox: Sandbox, rate: number, credential: CredentialRecord, headerAuth: CredentialRecord): WorkflowDefinition {
+	const batching = client === 'httpBatched' ? { size: rate, intervalMs: 1000 } : undefined;
+	const definition = removalWorkflow(name, `bench-bulk-${client}-${Date.now()}`, client === 'ours' ? 'ours' : 'http', batching, sandbox, credential, headerAuth);
 	// Only the first item goes back over HTTP: what is measured is the node, not the answer.
 	definition.nodes[0].parameters = { ...definition.nodes[0].parameters, responseData: 'firstEntryJson' };
-	if (client !== 'ours') definition.nodes[2].credentials = { httpHeaderAuth: { id: headerAuth.id, name: headerAuth.name } };
-	else definition.nodes[2].credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
 	return definition;
 }
 

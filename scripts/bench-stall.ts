@@ -26,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { HTTP_REQUEST_VERSION, NODE, removalWorkflow, type Batching } from './bench-bulk';
 import { log, ms, printTable, ratio } from './bench-lists';
 import { DEMO } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
@@ -35,21 +36,16 @@ import type { PackedPackage } from '../test/e2e/harness/package';
 import type { N8nInstall } from '../test/e2e/harness/provision';
 import { REPO_ROOT } from '../test/e2e/harness/provision';
 import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
-import { CREDENTIAL_TYPE, chainWorkflow, webhookNode } from '../test/e2e/harness/workflows';
+import { webhookNode } from '../test/e2e/harness/workflows';
 
-const NODE = 'Bulk';
 const PATH = '/v2/tag/remove-from-contact';
 const BIG = DEMO.tags.big.id;
-const HTTP_REQUEST_VERSION = 4.2;
 const POLLER = join(REPO_ROOT, 'scripts', 'bench-stall-poller.mjs');
 /** The Batching goal: the longest gap with the documented setting (issue 31). */
 export const STALL_BATCHED_GAP_GOAL_MS = 250;
 
 export type Engine = 'default' | 'legacy';
-export interface Batching {
-	size: number;
-	intervalMs: number;
-}
+export type { Batching };
 export const describeBatching = (b: Batching | undefined): string => (b ? `${b.size} items per batch, ${b.intervalMs} ms` : 'none');
 
 export interface StallSettings {
@@ -181,29 +177,9 @@ function longestGap(probes: Probe[], from: number, to: number, target?: Probe['t
 // ---- workflows ------------------------------------------------------------------------------
 
 function stallWorkflow(name: string, client: Client, batching: Batching | undefined, sandbox: Sandbox, credential: CredentialRecord, headerAuth: CredentialRecord, timeoutMs: number): WorkflowDefinition {
-	const path = `bench-stall-${client}-${randomUUID()}`;
-	const split = { name: 'Split', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.contacts', options: {} } };
-	const batch = batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : undefined;
-	const ours = { resource: 'tag', operation: 'removeFromContact', phoneNumber: '={{ $json.phone }}', tagIds: [BIG], ...(batch ? { requestOptions: batch } : {}) };
-	const http = {
-		method: 'POST',
-		url: `${sandbox.baseUrl}/tag/remove-from-contact`,
-		authentication: 'genericCredentialType',
-		genericAuthType: 'httpHeaderAuth',
-		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: `={{ JSON.stringify({ phoneNumber: $json.phone, tagIds: ['${BIG}'] }) }}`,
-		options: batch ?? {},
-	};
-	const step =
-		client === 'ours'
-			? { name: NODE, parameters: ours, executeOnce: false }
-			: { name: NODE, type: 'n8n-nodes-base.httpRequest', typeVersion: HTTP_REQUEST_VERSION, parameters: http, executeOnce: false };
-	const definition = chainWorkflow(name, path, [split, step], credential);
+	const definition = removalWorkflow(name, `bench-stall-${client}-${randomUUID()}`, client, batching, sandbox, credential, headerAuth);
 	// Answer the trigger at once: the bench waits on the sandbox and the execution, not on a long request.
 	definition.nodes[0].parameters = { ...definition.nodes[0].parameters, responseMode: 'onReceived' };
-	definition.nodes[2].credentials =
-		client === 'ours' ? { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } : { httpHeaderAuth: { id: headerAuth.id, name: headerAuth.name } };
 	// n8n's own bound on the execution (it fires once n8n's event loop is free again).
 	definition.settings = { ...definition.settings, executionTimeout: Math.ceil(timeoutMs / 1000) };
 	return definition;
