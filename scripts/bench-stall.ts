@@ -10,8 +10,10 @@
  *   - n8n's HTTP Request node doing the same POSTs (the same phone mapped per item);
  *   - our node with Settings → Request Options → Batching, on the first engine: the candidates of
  *     `--stall-batching` are tried at the smallest N, and the fastest one whose longest gap is within
- *     the goal (250 ms; else the one with the shortest gap) is then measured at every N.
- * Figures per run: the longest gap between two answers to the poller (either target; both shown),
+ *     the goal (250 ms; else the one with the shortest gap) is then measured at every N, and the
+ *     HTTP Request node with the same setting beside it.
+ * Figures per run: the longest gap between two answers to the poller (either target; both shown)
+ * and where the webhook's lay (before n8n's loop ended, while the requests went, or after),
  * the first-request delay (the sandbox's arrival time of the first request minus the execution's
  * startedAt), the node's run time (its executionTime in runData), items done (contacts the sandbox
  * accepted), n8n's CPU time during the run (its main process, /proc, less the poller's answers at their idle cost:
@@ -76,6 +78,11 @@ export interface StallSample {
 	gapMs: number;
 	healthzGapMs: number;
 	webhookGapMs: number;
+	/** where the webhook's longest gap lay: its start and end, ms after the execution's startedAt */
+	webhookGapAt: [number, number];
+	/** the sandbox's last answer to the node, and the execution's stoppedAt, ms after its startedAt */
+	lastAnswerMs: number;
+	stoppedMs: number;
 	/** poller requests answered / sent during the run */
 	answered: number;
 	polls: number;
@@ -162,17 +169,21 @@ function startPoller(healthzUrl: string, webhookUrl: string, pollMs: number, lif
 	};
 }
 
-/** The longest time between two answers of `target` within [from, to] (from, to count as answers). */
-function longestGap(probes: Probe[], from: number, to: number, target?: Probe['target']): number {
+/** The longest time between two answers of `target` within [from, to] (from, to count as answers), and where it lies. */
+function longestGapSpan(probes: Probe[], from: number, to: number, target?: Probe['target']): { ms: number; start: number; end: number } {
 	const times = probes
 		.filter((p) => p.answeredAt !== undefined && (!target || p.target === target) && p.answeredAt > from && p.answeredAt < to)
 		.map((p) => p.answeredAt as number)
 		.sort((a, b) => a - b);
 	const points = [from, ...times, to];
-	let longest = 0;
-	for (let i = 1; i < points.length; i++) longest = Math.max(longest, points[i] - points[i - 1]);
-	return longest;
+	const span = { ms: 0, start: from, end: from };
+	for (let i = 1; i < points.length; i++) {
+		if (points[i] - points[i - 1] > span.ms) Object.assign(span, { ms: points[i] - points[i - 1], start: points[i - 1], end: points[i] });
+	}
+	return span;
 }
+
+const longestGap = (probes: Probe[], from: number, to: number, target?: Probe['target']): number => longestGapSpan(probes, from, to, target).ms;
 
 // ---- workflows ------------------------------------------------------------------------------
 
@@ -274,6 +285,7 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 	const startedAt = execution ? Date.parse(execution.startedAt) : triggeredAt;
 	const task = execution ? (execution.data.resultData.runData as unknown as Record<string, Array<{ executionTime: number }>>)[NODE]?.[0] : undefined;
 	const window = probes.filter((p) => p.sentAt >= triggeredAt && p.sentAt <= endedAt);
+	const webhookSpan = longestGapSpan(probes, triggeredAt, endedAt, 'webhook');
 	const sample: StallSample = {
 		engine,
 		client,
@@ -283,7 +295,10 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 		status: timedOut ? `timed out after ${ms(settings.timeoutMs)}` : (execution?.status ?? 'unknown'),
 		gapMs: longestGap(probes, triggeredAt, endedAt),
 		healthzGapMs: longestGap(probes, triggeredAt, endedAt, 'healthz'),
-		webhookGapMs: longestGap(probes, triggeredAt, endedAt, 'webhook'),
+		webhookGapMs: webhookSpan.ms,
+		webhookGapAt: [webhookSpan.start - startedAt, webhookSpan.end - startedAt],
+		lastAnswerMs: requests.length ? Math.max(...requests.map((r) => r.answeredAt ?? r.at)) - startedAt : NaN,
+		stoppedMs: execution?.stoppedAt ? Date.parse(execution.stoppedAt) - startedAt : NaN,
 		answered: window.filter((p) => p.answeredAt !== undefined).length,
 		polls: window.length,
 		firstRequestMs: requests.length ? requests[0].at - startedAt : NaN,
@@ -295,7 +310,7 @@ async function runStall(setup: RunSetup, workflow: WorkflowRecord, client: Clien
 	// the longest gap counts from the trigger to the moment the bench saw the execution finished
 	sample.gapMs = Math.max(sample.healthzGapMs, sample.webhookGapMs);
 	log(
-		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}), first request after ${sample.firstRequestMs} ms, node ${sample.nodeMs} ms, n8n CPU ${sample.rawCpuMs} ms, ${sample.cpuMs.toFixed(0)} ms net of ${sample.answered} poller answers (${sample.status})`,
+		`stall ${engine} ${client}${batching ? ` (Batching ${describeBatching(batching)})` : ''}, ${items} items: ${sample.done} done, longest gap ${sample.gapMs} ms (healthz ${sample.healthzGapMs}, webhook ${sample.webhookGapMs}, from ${sample.webhookGapAt[0]} to ${sample.webhookGapAt[1]} ms after the start at ${startedAt}), first request after ${sample.firstRequestMs} ms, last answer after ${sample.lastAnswerMs} ms, stopped after ${sample.stoppedMs} ms, node ${sample.nodeMs} ms, n8n CPU ${sample.rawCpuMs} ms, ${sample.cpuMs.toFixed(0)} ms net of ${sample.answered} poller answers (${sample.status})`,
 	);
 	return sample;
 }
@@ -399,12 +414,15 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 				result.chosenWithinGoal = chosen.withinGoal;
 				log(`stall: Batching chosen: ${describeBatching(result.chosen)}${chosen.withinGoal ? '' : ` (none within ${STALL_BATCHED_GAP_GOAL_MS} ms: the shortest gap)`}`);
 			}
-			// Batching on the first engine only, our node only (time: a run of 10 000 items is minutes here)
+			// Batching on the first engine only (time: a run of 10 000 items is minutes here); the HTTP
+			// Request node with the same setting in the same run, the figure the goal compares with
 			if (result.chosen && engineIndex === 0) {
 				for (const items of sizes) {
 					const found = items === sizes[0] ? result.search.find((s) => s.batching === result.chosen) : undefined;
 					const sample = found ?? (await run('ours', result.chosen, items));
 					if (sample) engineResult.samples.push(sample);
+					const http = await run('http', result.chosen, items);
+					if (http) engineResult.samples.push(http);
 				}
 			}
 			for (const workflow of [poll, ...workflows.values()]) await stack.client.deactivate(workflow.id).catch(() => undefined);
@@ -418,6 +436,8 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 // ---- printing -------------------------------------------------------------------------------
 
 const engineLabel = (engine: Engine): string => (engine === 'default' ? "n8n's default (vm)" : 'legacy');
+/** a time after the execution's start, in seconds (where a gap lay: before n8n's loop ended, while sending, after) */
+const seconds = (msecs: number): string => `${(msecs / 1000).toFixed(2)} s`;
 const perItem = (s: StallSample): string => `${(s.gapMs / s.items).toFixed(2)} ms`;
 const orDash = (value: number, format: (v: number) => string): string => (Number.isFinite(value) ? format(value) : '—');
 
@@ -434,11 +454,11 @@ export function printStall(result: StallResult): void {
 		`Stall: one execution of N items (Webhook → Split Out → the node; Tag → Remove From Contact, phone from ={{ $json.phone }}, or n8n's HTTP Request node v${HTTP_REQUEST_VERSION} doing the same POSTs), a fresh n8n per engine, sandbox with ${settings.latencyMs} ms latency and no rate limit; a poller in its own process asks /healthz and a Webhook-node workflow (answers on receipt) every ${settings.pollMs} ms, one request in flight per target.`,
 	);
 	console.log('n8n CPU per item = CPU time (user + system) of n8n\'s main process from the trigger until the execution was seen finished, less the poller\'s answers in that time × their idle cost (idle row), ÷ items: n8n\'s own work, less sensitive to a shared machine than the wall-clock figures.');
-	console.log('longest gap = the longest time without an answer from n8n (the larger of /healthz and the webhook) from the trigger until the bench saw the execution finished; first request after = the sandbox\'s arrival time of the first request − the execution\'s startedAt; run time = the node\'s executionTime.');
+	console.log('longest gap = the longest time without an answer from n8n (the larger of /healthz and the webhook) from the trigger until the bench saw the execution finished; webhook\'s gap at = where the webhook\'s longest gap began and ended, after the execution\'s startedAt (negative: before it started); first request after = the sandbox\'s arrival time of the first request − the execution\'s startedAt; last answer after = the sandbox\'s last answer to the node − the same; run time = the node\'s executionTime.');
 	console.log('');
-	const rows: string[][] = [['engine', 'client', 'Batching', 'items', 'done', 'longest gap', 'per item', '/healthz / webhook', 'first request after', 'run time', 'n8n CPU per item', 'execution']];
+	const rows: string[][] = [['engine', 'client', 'Batching', 'items', 'done', 'longest gap', 'per item', '/healthz / webhook', "webhook's gap at", 'first request after', 'last answer after', 'run time', 'n8n CPU per item', 'execution']];
 	for (const engine of result.engines) {
-		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', `${engine.idle.cpuMsPerAnswer.toFixed(1)} ms per poller answer`, '']);
+		rows.push([engineLabel(engine.engine), 'idle n8n (poller alone, 3 s)', '', '', '', ms(engine.idle.gapMs), '', `${engine.idle.healthzGapMs} / ${engine.idle.webhookGapMs} ms`, '', '', '', '', `${engine.idle.cpuMsPerAnswer.toFixed(1)} ms per poller answer`, '']);
 		for (const s of engine.samples) {
 			rows.push([
 				'',
@@ -449,13 +469,15 @@ export function printStall(result: StallResult): void {
 				ms(s.gapMs),
 				perItem(s),
 				`${s.healthzGapMs} / ${s.webhookGapMs} ms`,
+				`${seconds(s.webhookGapAt[0])} to ${seconds(s.webhookGapAt[1])}`,
 				orDash(s.firstRequestMs, ms),
+				orDash(s.lastAnswerMs, ms),
 				orDash(s.nodeMs, ms),
 				`${(s.cpuMs / s.items).toFixed(2)} ms`,
 				s.status,
 			]);
 		}
-		for (const skipped of engine.skipped) rows.push(['', `skipped: ${skipped}`, '', '', '', '', '', '', '', '', '', '']);
+		for (const skipped of engine.skipped) rows.push(['', `skipped: ${skipped}`, '', '', '', '', '', '', '', '', '', '', '', '']);
 	}
 	printTable(rows, 3);
 	if (result.search.length) {
