@@ -13,6 +13,7 @@
  *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench-stall.ts; batching = items per batch x interval ms)
  *            --scale-runs 3                       (measured runs per scale point, scripts/bench-scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
+ *            --n8n-probe FILE                     (scripts/bench-n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
  *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *            --trigger-version 2                  (typeVersion of our trigger in the burst; 1 for the old one)
  *            --queue [--workers 2]                (only the trigger burst: one process vs queue mode, see mainQueue)
@@ -42,7 +43,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { option, textOption } from './bench-options';
 import {
@@ -99,7 +100,12 @@ const BASELINE_REF = textOption('baseline-ref') ?? 'main';
 const listOption = (name: string, fallback: string): string[] => (textOption(name) ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
 const CPU_PROFILE_DIR = textOption('cpu-prof');
 /** n8n's node arguments: a V8 CPU profile written into CPU_PROFILE_DIR when it stops */
-const N8N_NODE_ARGS = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
+/** --n8n-probe FILE: scripts/bench-n8n-probe.cjs writes n8n's SQLite calls, the poller's webhook calls and its event-loop delay there */
+const PROBE_FILE = textOption('n8n-probe');
+const N8N_NODE_ARGS = [
+	...(CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : []),
+	...(PROBE_FILE ? ['--require', join(__dirname, 'bench-n8n-probe.cjs')] : []),
+];
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
 	(textOption('n8n-env') ?? '')
@@ -655,7 +661,9 @@ async function main(): Promise<void> {
 		if (bulk) printBulk(bulk, BULK);
 
 		if (ONLY.has('stall')) {
-			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: N8N_ENV, nodeArgs: N8N_NODE_ARGS } });
+			// the probe's file, and n8n's own node_modules for its sqlite3 (install.bin is <dir>/node_modules/n8n/bin/n8n)
+			const probeEnv = PROBE_FILE ? { N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(install.bin, '..', '..', '..') } : {};
+			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: { ...N8N_ENV, ...probeEnv }, nodeArgs: N8N_NODE_ARGS } });
 			printStall(stall);
 		}
 
