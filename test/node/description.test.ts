@@ -172,7 +172,7 @@ describe('node description', () => {
 		expect(names.slice(-2)).toEqual(['largeInputNotice', 'options']);
 		const notice = propertiesOf(resource, operation).find((p) => p.name === 'largeInputNotice');
 		expect(notice?.type).toBe('notice');
-		expect(notice?.displayName).toMatch(/Settings → Request Options → Batching \(50 items per batch, interval 50 ms\).*the requests stay the same/);
+		expect(notice?.displayName).toMatch(/Settings → Request Options → Batching \(2 items per batch, interval 5 ms\).*the requests stay the same/);
 	});
 
 	test('every enum option carries a description', () => {

@@ -58,12 +58,14 @@ export function listOptions(list: ListSpec): INodeProperties[] {
  * Where a large input keeps n8n answering. n8n's routing engine prepares every input item before
  * any request leaves, without yielding (n8n-core RoutingNode.runNode): only Settings → Request
  * Options → Batching makes it pause between batches, and the node cannot switch it on itself (n8n's
- * loader replaces the node's Request Options with its own). 50 items per 50 ms is the setting measured
- * best (docs/performance.md, Freeze; 20 per 1 ms still froze n8n for seconds); the requests are the same.
+ * loader replaces the node's Request Options with its own). 2 items per 5 ms is the setting measured
+ * best for webhooks too (docs/performance.md, Freeze, "Where a webhook waits": a webhook call waits
+ * for about 25 turns of n8n's event loop, and each batch of items is one turn; 50 per 50 ms kept
+ * /healthz answering but left webhooks waiting seconds); the requests are the same.
  */
 export const LARGE_INPUT_NOTICE: INodeProperties = {
 	displayName:
-		'Thousands of input items? Settings → Request Options → Batching (50 items per batch, interval 50 ms) lets n8n answer between batches while the node prepares them, and the first requests leave at once; the requests stay the same.',
+		'Thousands of input items? Settings → Request Options → Batching (2 items per batch, interval 5 ms) keeps n8n answering while the node runs (its editor, health check and other workflows\' webhooks), and the first requests leave at once; the run takes longer (about 1.3-1.6×) and the requests stay the same.',
 	name: 'largeInputNotice',
 	type: 'notice',
 	default: '',
