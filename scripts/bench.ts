@@ -662,7 +662,7 @@ async function main(): Promise<void> {
 
 		if (ONLY.has('stall')) {
 			// the probe's file, and n8n's own node_modules for its sqlite3 (install.bin is <dir>/node_modules/n8n/bin/n8n)
-			const probeEnv = PROBE_FILE ? { N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(install.bin, '..', '..', '..') } : {};
+			const probeEnv: Record<string, string> = PROBE_FILE ? { N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(install.bin, '..', '..', '..') } : {};
 			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: { ...N8N_ENV, ...probeEnv }, nodeArgs: N8N_NODE_ARGS } });
 			printStall(stall);
 		}
