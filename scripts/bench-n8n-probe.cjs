@@ -1,4 +1,3 @@
-/* eslint-disable -- development tooling, not shipped: loaded into n8n by the bench (--n8n-probe FILE) */
 /**
  * A diagnostic preload for the n8n process the bench starts (`npm run bench -- --only stall
  * --n8n-probe FILE`): it writes one line per event to FILE, each with the epoch ms it began
