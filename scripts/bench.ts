@@ -100,12 +100,9 @@ const BASELINE_REF = textOption('baseline-ref') ?? 'main';
 const listOption = (name: string, fallback: string): string[] => (textOption(name) ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
 const CPU_PROFILE_DIR = textOption('cpu-prof');
 /** n8n's node arguments: a V8 CPU profile written into CPU_PROFILE_DIR when it stops */
-/** --n8n-probe FILE: scripts/bench-n8n-probe.cjs writes n8n's SQLite calls, the poller's webhook calls and its event-loop delay there */
+const N8N_NODE_ARGS = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
+/** --n8n-probe FILE (the stall case): scripts/bench-n8n-probe.cjs writes n8n's SQLite calls, the poller's webhook calls and its event-loop delay there */
 const PROBE_FILE = textOption('n8n-probe');
-const N8N_NODE_ARGS = [
-	...(CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : []),
-	...(PROBE_FILE ? ['--require', join(__dirname, 'bench-n8n-probe.cjs')] : []),
-];
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
 	(textOption('n8n-env') ?? '')
@@ -505,6 +502,18 @@ function printLists(lists: ListResult[]): void {
 	console.log('HTTP Request outputs one item per page (the raw body); our node outputs one item per element.');
 }
 
+/**
+ * The stall case's n8n: the bench's node arguments and environment, plus with --n8n-probe the probe
+ * preloaded, its file, and n8n's own node_modules for its sqlite3 (`bin` is <dir>/node_modules/n8n/bin/n8n).
+ */
+function stallN8n(bin: string): { env: Record<string, string>; nodeArgs: string[] } {
+	if (!PROBE_FILE) return { env: N8N_ENV, nodeArgs: N8N_NODE_ARGS };
+	return {
+		env: { ...N8N_ENV, N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(bin, '..', '..', '..') },
+		nodeArgs: [...N8N_NODE_ARGS, '--require', join(__dirname, 'bench-n8n-probe.cjs')],
+	};
+}
+
 /** The HTTP Request node's longest gap with the same setting in the same run, for scale (not a goal). */
 const sameRun = (http: StallSample | undefined): string => (http ? `; HTTP Request node, same setting and run: ${http.gapMs} ms` : '');
 
@@ -661,9 +670,7 @@ async function main(): Promise<void> {
 		if (bulk) printBulk(bulk, BULK);
 
 		if (ONLY.has('stall')) {
-			// the probe's file, and n8n's own node_modules for its sqlite3 (install.bin is <dir>/node_modules/n8n/bin/n8n)
-			const probeEnv: Record<string, string> = PROBE_FILE ? { N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(install.bin, '..', '..', '..') } : {};
-			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, env: { ...N8N_ENV, ...probeEnv }, nodeArgs: N8N_NODE_ARGS } });
+			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, ...stallN8n(install.bin) } });
 			printStall(stall);
 		}
 
