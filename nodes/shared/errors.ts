@@ -315,17 +315,44 @@ export function doneWithoutResultError(
 }
 
 /**
- * A write that n8n's Retry On Fail asked to send again, after an earlier try of this execution
- * sent it and got no answer that says whether it was done (writes.ts): not sent again.
+ * A write that creates something, done on an earlier try of n8n's Retry On Fail, whose answer (the
+ * new ID) the memory of writes no longer holds (writes.ts): done, not sent again, the ID unknown.
  */
-export function notSentAgainError(node: INode, first: Error, method: string, path: string, itemIndex?: number): NodeApiError {
-	const { httpCode } = first as { httpCode?: unknown };
+export function doneEarlierWithoutResultError(
+	node: INode,
+	method: string,
+	path: string,
+	created: { what: string; find: string },
+	itemIndex?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		node,
+		{ success: false, request: `${method} ${path}` },
+		{
+			message: `Done on an earlier try, so not sent again; ${created.what} is no longer in memory`,
+			description: `n8n's Retry On Fail ran the node again. This item's ${method} ${path} was accepted by the API on an earlier try of this execution; the node keeps the fact of every write done, but not the answers of the oldest ones of a very large run, so ${created.what} is unknown. ${created.find}`,
+			httpCode: null as unknown as string,
+			itemIndex,
+		},
+	);
+	doneErrors.add(error);
+	return error;
+}
+
+/**
+ * A write that n8n's Retry On Fail asked to send again, after an earlier try of this execution
+ * sent it and got no answer that says whether it was done (writes.ts): not sent again. `first` is
+ * that try's error, undefined when the memory no longer holds it.
+ */
+export function notSentAgainError(node: INode, first: Error | undefined, method: string, path: string, itemIndex?: number): NodeApiError {
+	const { httpCode } = (first ?? {}) as { httpCode?: unknown };
 	const code = typeof httpCode === 'string' ? httpCode : null;
+	const why = first === undefined ? 'its answer is no longer held in memory' : first.message;
 	return new NodeApiError(
 		node,
 		{ success: false, request: `${method} ${path}` },
 		{
-			message: `Not sent again: an earlier try of this item may have carried it out (${first.message})`,
+			message: `Not sent again: an earlier try of this item may have carried it out (${why})`,
 			description: `n8n's Retry On Fail ran the node again. This item's ${method} ${path} was sent on an earlier try of this execution and got no answer that says whether the API carried it out, so the node did not send it again (that could do it twice). Check on the platform whether it was done before running the workflow again.`,
 			httpCode: code as string,
 			itemIndex,

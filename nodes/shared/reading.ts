@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CREATED_AT, payloadOf, QUESTIONS, valueAt } from './answers';
 import type { ErrorHints } from './errors';
-import { apiError, doneWithoutResultError, isSuccessBody, missingPayloadError, redactText } from './errors';
+import { apiError, doneEarlierWithoutResultError, doneWithoutResultError, isSuccessBody, missingPayloadError, redactText } from './errors';
 import type { Attempt } from './retry';
 import { statusFailure } from './retry';
 
@@ -82,10 +82,9 @@ function keysOf(body: object): string[] {
 	return keys.length > MAX_KEYS ? [...keys.slice(0, MAX_KEYS), `… (${keys.length - MAX_KEYS} more)`] : keys;
 }
 
-/** A write the API accepted without the payload its description shows: where it was expected. */
+/** A write the API accepted without the payload its description shows: what the item says of it. */
 export interface DoneWithoutPayload {
-	statusCode: number;
-	expected: string;
+	note: string;
 }
 
 /** The success values that are such writes (the value itself carries no marker the user sees). */
@@ -110,6 +109,21 @@ export function writeOutcomeOf(answer: Pick<Answer, 'statusCode' | 'body'>): 'ac
 	return isSuccessBody(body) ? 'accepted' : 'notDone';
 }
 
+/**
+ * A write done on an earlier try of n8n's Retry On Fail whose answer the memory of writes no longer
+ * holds (writes.ts): done, so never sent again; the item says so. Where the result is what the
+ * write created (its ID), the item fails as a done write without its result does.
+ */
+export function doneEarlier(node: INode, method: string, path: string, itemIndex?: number): IDataObject {
+	const created = CREATED_AT[path];
+	if (created !== undefined) throw doneEarlierWithoutResultError(node, method, path, created, itemIndex);
+	const value: IDataObject = { success: true };
+	doneWithout.set(value, {
+		note: `Done on an earlier try of this execution (n8n's Retry On Fail), so not sent again; its answer is no longer held in memory.`,
+	});
+	return value;
+}
+
 /** The success body of one answer, or the error the user sees (with how retry.ts treats it). */
 export function readAnswer(node: INode, answer: Answer, reporting: Reporting): Attempt<IDataObject> {
 	const { statusCode, body, path } = answer;
@@ -122,7 +136,8 @@ export function readAnswer(node: INode, answer: Answer, reporting: Reporting): A
 
 	// A write the API said it did, without the payload: done, with what came.
 	const done = (value: IDataObject): Attempt<IDataObject> => {
-		doneWithout.set(value, { statusCode, expected: expected ?? 'a JSON body' });
+		const note = `The API accepted the request (HTTP ${statusCode}) without the result its description shows at ${expected ?? 'a JSON body'}.`;
+		doneWithout.set(value, { note });
 		return { ok: true, value };
 	};
 	if (twoHundred && isEmpty(body)) {

@@ -19,7 +19,7 @@ import type { ErrorHints } from './errors';
 import { networkError, notSentAgainError } from './errors';
 import { monotonicNow } from './clock';
 import { paceOf } from './pace';
-import { readAnswer, writeOutcomeOf } from './reading';
+import { doneEarlier, readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -220,6 +220,11 @@ export async function sendRequest(
 			return { kind: written === 'unknown' ? 'unknown' : 'notDone', error: error as Error };
 		}
 	});
+	if ('forgotten' in outcome) {
+		// Done (or maybe done) on an earlier try whose answer the memory no longer holds.
+		if (outcome.kind === 'accepted') return doneEarlier(node, method, path, call.itemIndex);
+		throw notSentAgainError(node, undefined, method, path, call.itemIndex);
+	}
 	if (outcome.kind === 'accepted') {
 		if (outcome.result.ok) return outcome.result.value;
 		throw outcome.result.error;

@@ -4,19 +4,29 @@ import type { IDataObject } from 'n8n-workflow';
 import { monotonicNow } from './clock';
 
 /**
- * Never twice (DESIGN.md, "Never twice"): n8n's Retry On Fail re-runs the whole node with the same
- * execution, node, run index and items. Every write of that node (each item) would be sent again,
- * also those the API already carried out. So the one request path (transport.ts) asks this memory
- * before it sends a write, and tells it how the write ended:
+ * Never twice (DESIGN.md, "Never twice", amended 2026-11-26): n8n's Retry On Fail re-runs the whole
+ * node with the same execution, node, run index and items. Every write of that node (each item)
+ * would be sent again, also those the API already carried out. So the one request path
+ * (transport.ts) asks this memory before it sends a write, and tells it how the write ended:
  * - accepted (any 2xx that does not say `success: false`): a retry gets the same result, unsent;
  * - unknown (sent, then no answer, a 5xx, a page that is not the API's): a retry fails, unsent,
  *   saying why (the API may have done it);
  * - not done (refused: 4xx, 429, `success: false`; or it never left): forgotten, a retry sends it.
  * A write still in flight when a retry asks is waited for. Reads (GET) never come here.
  *
- * One entry per execution, node, run, item and request (a hash of method, address, query, body:
- * the token is never part of it, and nothing of the request is kept). Bounded: at most MAX_WRITES
- * entries (the oldest go first) and each for EXPIRY_MS, both checked when a write comes (no timer).
+ * What is held, and for how long (the README's "Retry On Fail" says the same to users):
+ * - One memory per node run (execution, node, run index): one execution never evicts another's.
+ * - A run's memory lives until `limits.runIdleMs` after its LAST activity (a write asked about or
+ *   answered), not after each write: a run of many hours keeps its first write. n8n waits at most
+ *   5 s between tries, so a run idle that long can no longer be retried. A run with a write on the
+ *   wire is never dropped. Checked when a write comes (no timer).
+ * - The FACT that a write was done (or may have been) is kept for the run's whole life, whatever
+ *   the size: about 150 bytes a write (its item, a 128-bit hash of the request; nothing of the
+ *   request itself, never the token).
+ * - Its ANSWER (what the retried item shows) is kept for at most `limits.maxAnswers` writes of the
+ *   whole process, the oldest forgotten first. A retried item whose answer was forgotten says that
+ *   the write was done on an earlier try, without the result; it is never sent again.
+ * - A restart of n8n forgets everything: a retry is a new execution then anyway.
  */
 
 /** How one write ended, as far as sending it again is concerned. */
@@ -27,6 +37,9 @@ export type WriteOutcome =
 	| { kind: 'unknown'; error: Error }
 	/** refused, or never left: `error` is what the user sees */
 	| { kind: 'notDone'; error: Error };
+
+/** What a retry learns of an earlier try's write whose answer is no longer held. */
+export type ForgottenOutcome = { kind: 'accepted' | 'unknown'; forgotten: true };
 
 /** The places of one write: the same on every try of n8n's Retry On Fail. */
 export interface WriteScope {
@@ -45,17 +58,45 @@ export interface SentWrite {
 	body?: unknown;
 }
 
-/** Entries kept at most (about 0.5 kB each with a small result). */
-export const MAX_WRITES = 20_000;
-/** How long an entry is kept: longer than any run of one node that Retry On Fail repeats. */
-export const EXPIRY_MS = 60 * 60 * 1000;
+/**
+ * The memory's bounds. Shipped values; the tests lower them to reach every bound with few writes
+ * (nothing else changes them).
+ */
+export const limits = {
+	/** answers held at most in the process (about 0.5-1 kB each with a small result) */
+	maxAnswers: 20_000,
+	/** how long a node run's memory outlives its last activity */
+	runIdleMs: 60 * 60 * 1000,
+};
 
-interface Entry {
-	expires: number;
-	outcome: Promise<WriteOutcome>;
+/** The shipped bounds, for the README and the tests that state them. */
+export const SHIPPED_LIMITS = Object.freeze({ ...limits });
+
+/** A write on the wire: a retry that asks waits for it. */
+interface Pending {
+	promise: Promise<WriteOutcome>;
 }
 
-const memory = new Map<string, Entry>();
+/** One write's memory: on the wire, settled with its answer, or only the fact (its kind). */
+type Held = Pending | WriteOutcome | 'accepted' | 'unknown';
+
+interface RunMemory {
+	lastActive: number;
+	/** writes on the wire */
+	pending: number;
+	/** dropped (idle): its answers in the queue below are stale */
+	dropped: boolean;
+	/** item + request hash → what is held */
+	writes: Map<string, Held>;
+}
+
+/** Node runs, least recently active first (an active run is moved to the end). */
+const runs = new Map<string, RunMemory>();
+/** Settled answers in the order they came: [run, write key]; stale pairs are skipped. */
+let answers: Array<[RunMemory, string]> = [];
+let answersHead = 0;
+/** Answers held now (pairs in `answers` that are not stale). */
+let answersHeld = 0;
 
 /** JSON with the keys of every object sorted, so the same request always hashes the same. */
 function canonical(value: unknown): string {
@@ -69,55 +110,130 @@ function canonical(value: unknown): string {
 	return JSON.stringify(value) ?? 'undefined';
 }
 
-function keyOf(scope: WriteScope, sent: SentWrite): string {
-	const hash = createHash('sha256')
-		.update(canonical([sent.method.toUpperCase(), sent.baseURL ?? '', sent.url, sent.qs ?? {}, sent.body ?? null]))
-		.digest('hex');
-	return canonical([scope.execution, scope.node, scope.run, scope.item, hash]);
+function runKeyOf(scope: WriteScope): string {
+	return JSON.stringify([scope.execution, scope.node, scope.run]);
 }
 
-/** Drops expired entries (the oldest first: entries are kept in the order they came). */
-function prune(now: number): void {
-	for (const [key, entry] of memory) {
-		if (entry.expires > now && memory.size <= MAX_WRITES) break;
-		memory.delete(key);
+/** The item and a 128-bit hash of the request: short, so a run of 100 000 writes stays small. */
+function writeKeyOf(scope: WriteScope, sent: SentWrite): string {
+	const hash = createHash('sha256')
+		.update(canonical([sent.method.toUpperCase(), sent.baseURL ?? '', sent.url, sent.qs ?? {}, sent.body ?? null]))
+		.digest('base64')
+		.slice(0, 22);
+	return `${scope.item} ${hash}`;
+}
+
+const isPending = (held: Held): held is Pending => typeof held === 'object' && 'promise' in held;
+
+/** Drops the runs idle for longer than `runIdleMs` (none with a write on the wire). */
+function dropIdleRuns(now: number): void {
+	for (const [key, run] of runs) {
+		if (run.lastActive + limits.runIdleMs > now) break;
+		if (run.pending > 0) continue;
+		runs.delete(key);
+		run.dropped = true;
+		for (const held of run.writes.values()) if (typeof held === 'object') answersHeld--;
+	}
+	// The queue keeps stale pairs of dropped runs until they are passed: rebuild it when most are.
+	if (answers.length - answersHead > 2 * answersHeld + 1024) {
+		answers = answers.slice(answersHead).filter(([run, key]) => !run.dropped && typeof run.writes.get(key) === 'object');
+		answersHead = 0;
 	}
 }
 
+/** The run's memory, made the most recently active. */
+function touch(key: string, now: number): RunMemory {
+	let run = runs.get(key);
+	if (run === undefined) run = { lastActive: now, pending: 0, dropped: false, writes: new Map() };
+	else runs.delete(key);
+	run.lastActive = Math.max(run.lastActive, now);
+	runs.set(key, run);
+	return run;
+}
+
+/** Keeps a settled write's answer; past `maxAnswers`, the oldest answers become bare facts. */
+function holdAnswer(run: RunMemory, key: string, outcome: WriteOutcome): void {
+	run.writes.set(key, outcome);
+	answers.push([run, key]);
+	answersHeld++;
+	while (answersHeld > limits.maxAnswers && answersHead < answers.length) {
+		const [oldRun, oldKey] = answers[answersHead++];
+		const held = oldRun.writes.get(oldKey);
+		if (oldRun.dropped || held === undefined || typeof held !== 'object' || isPending(held)) continue;
+		oldRun.writes.set(oldKey, held.kind === 'accepted' ? 'accepted' : 'unknown');
+		answersHeld--;
+	}
+	if (answersHead > 1024 && answersHead * 2 > answers.length) {
+		answers = answers.slice(answersHead);
+		answersHead = 0;
+	}
+}
+
+/** What an earlier try left for this write: its outcome (or bare fact), or undefined to send. */
+async function earlierOutcome(held: Held | undefined): Promise<WriteOutcome | ForgottenOutcome | undefined> {
+	if (held === undefined) return undefined;
+	if (held === 'accepted' || held === 'unknown') return { kind: held, forgotten: true };
+	// A failure of the earlier try's own path (not an answer) leaves it to this try.
+	const outcome = isPending(held) ? await held.promise.catch((): WriteOutcome | undefined => undefined) : held;
+	return outcome === undefined || outcome.kind === 'notDone' ? undefined : outcome;
+}
+
 /**
- * The write's outcome in this execution: from memory when an earlier try of this node sent the same
- * request for the same item (accepted or unknown), else `send`'s, remembered for a later try.
+ * The write's outcome in this execution: from memory when an earlier try of this node run sent the
+ * same request for the same item (accepted or unknown; only the fact when its answer was forgotten),
+ * else `send`'s, remembered for a later try.
  */
 export async function writeOnce(
 	scope: WriteScope,
 	sent: SentWrite,
 	send: () => Promise<WriteOutcome>,
-	// Monotonic: a wall clock stepped forward would expire a done write, and a retry resend it.
-	now: number = monotonicNow(),
-): Promise<{ outcome: WriteOutcome; remembered: boolean }> {
-	prune(now);
-	const key = keyOf(scope, sent);
-	const earlier = memory.get(key);
-	if (earlier !== undefined && earlier.expires > now) {
-		// A failure of the earlier try's own path (not an answer) leaves it to this try.
-		const outcome = await earlier.outcome.catch((): WriteOutcome | undefined => undefined);
-		if (outcome !== undefined && outcome.kind !== 'notDone') return { outcome, remembered: true };
+	// Monotonic: a wall clock stepped forward would drop a run, and a retry resend its writes.
+	clock: () => number = monotonicNow,
+): Promise<{ outcome: WriteOutcome | ForgottenOutcome; remembered: boolean }> {
+	const now = clock();
+	dropIdleRuns(now);
+	const runKey = runKeyOf(scope);
+	const key = writeKeyOf(scope, sent);
+	let run = touch(runKey, now);
+	const earlier = await earlierOutcome(run.writes.get(key));
+	if (earlier !== undefined) {
+		touch(runKey, clock());
+		return { outcome: earlier, remembered: true };
 	}
-	const outcome = send();
-	const entry: Entry = { expires: now + EXPIRY_MS, outcome };
-	memory.delete(key);
-	memory.set(key, entry);
+	// The wait above may have outlasted the run (a dropped run is not written to).
+	run = touch(runKey, clock());
+	const promise = send();
+	const pending: Pending = { promise };
+	const previous = run.writes.get(key);
+	if (previous !== undefined && typeof previous === 'object' && !isPending(previous)) answersHeld--;
+	run.writes.set(key, pending);
+	run.pending++;
 	let settled: WriteOutcome | undefined;
 	try {
-		settled = await outcome;
+		settled = await promise;
 		return { outcome: settled, remembered: false };
 	} finally {
-		// Refused, never left (or the path itself failed): nothing to remember, a retry sends it again.
-		if ((settled === undefined || settled.kind === 'notDone') && memory.get(key) === entry) memory.delete(key);
+		run.pending--;
+		const after = touch(runKey, clock());
+		if (after.writes.get(key) === pending) {
+			// Refused, never left (or the path itself failed): nothing to remember, a retry sends it again.
+			if (settled === undefined || settled.kind === 'notDone') after.writes.delete(key);
+			else holdAnswer(after, key, settled);
+		}
 	}
 }
 
-/** Entries held now (for tests of the bound). */
-export function rememberedWrites(): number {
-	return memory.size;
+/** What the memory holds now (for the tests of its bounds and the README's figures). */
+export function heldWrites(): { runs: number; facts: number; answers: number } {
+	let facts = 0;
+	for (const run of runs.values()) facts += run.writes.size;
+	return { runs: runs.size, facts, answers: answersHeld };
+}
+
+/** Forgets everything (a test's fresh start; what a restart of n8n does). */
+export function forgetAllWrites(): void {
+	runs.clear();
+	answers = [];
+	answersHead = 0;
+	answersHeld = 0;
 }

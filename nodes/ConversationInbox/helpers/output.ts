@@ -35,7 +35,7 @@ export function doneItem(done: DoneWithoutPayload, body: IDataObject, request: S
 		success: true,
 		sent: (request.body ?? {}) as IDataObject,
 		answer: withoutSuccess(body),
-		note: `The API accepted the request (HTTP ${done.statusCode}) without the result its description shows at ${done.expected}.`,
+		note: done.note,
 	};
 }
 
