@@ -5,7 +5,10 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactText } from '../shared/errors';
+import { redactSecrets } from '../shared/errors';
+
+// Written once, in shared/errors.ts (the action node redacts its answers with it too).
+export { redactSecrets };
 import { SECRET_HEADER } from './registrations';
 
 /**
@@ -147,31 +150,3 @@ export function payloadField(payload: unknown, ...names: string[]): string | und
 	return undefined;
 }
 
-/**
- * A deep copy of `value` in which every string (and key) has each secret replaced by [redacted]
- * (the action node's redactText), so a secret can never reach an output item, whatever the
- * platform echoes in its payload. Iterative, so a deeply nested payload cannot overflow the stack.
- */
-export function redactSecrets<T>(value: T, secrets: Array<string | undefined>): T {
-	if (typeof value === 'string') return redactText(value, secrets) as T;
-	if (!value || typeof value !== 'object') return value;
-	const root: unknown = Array.isArray(value) ? [] : {};
-	const stack: Array<{ from: object; to: Record<string, unknown> | unknown[] }> = [
-		{ from: value as object, to: root as Record<string, unknown> },
-	];
-	while (stack.length > 0) {
-		const { from, to } = stack.pop()!;
-		for (const [key, entry] of Object.entries(from)) {
-			let copy: unknown = entry;
-			if (typeof entry === 'string') {
-				copy = redactText(entry, secrets);
-			} else if (entry && typeof entry === 'object') {
-				copy = Array.isArray(entry) ? [] : {};
-				stack.push({ from: entry as object, to: copy as Record<string, unknown> });
-			}
-			if (Array.isArray(to)) to[Number(key)] = copy;
-			else to[redactText(key, secrets)] = copy;
-		}
-	}
-	return root as T;
-}

@@ -52,6 +52,48 @@ export function redactText(text: string, secrets: Array<string | undefined> = []
 	return result;
 }
 
+/**
+ * A deep copy of `value` in which every string (and key) has each secret replaced by [redacted]
+ * (redactText), so a secret can never reach an output item, whatever the API or the platform
+ * echoes. Iterative, so a deeply nested payload cannot overflow the stack.
+ */
+export function redactSecrets<T>(value: T, secrets: Array<string | undefined>): T {
+	if (typeof value === 'string') return redactText(value, secrets) as T;
+	if (!value || typeof value !== 'object') return value;
+	const root: unknown = Array.isArray(value) ? [] : {};
+	const stack: Array<{ from: object; to: Record<string, unknown> | unknown[] }> = [
+		{ from: value as object, to: root as Record<string, unknown> },
+	];
+	while (stack.length > 0) {
+		const { from, to } = stack.pop()!;
+		for (const [key, entry] of Object.entries(from)) {
+			let copy: unknown = entry;
+			if (typeof entry === 'string') {
+				copy = redactText(entry, secrets);
+			} else if (entry && typeof entry === 'object') {
+				copy = Array.isArray(entry) ? [] : {};
+				stack.push({ from: entry as object, to: copy as Record<string, unknown> });
+			}
+			if (Array.isArray(to)) to[Number(key)] = copy;
+			else to[redactText(key, secrets)] = copy;
+		}
+	}
+	return root as T;
+}
+
+/**
+ * `body` without the secrets: as it is when none appears in it (one native JSON pass, no copy),
+ * else redactSecrets' copy. For the API's success answers, which become output items.
+ */
+export function withoutSecrets<T>(body: T, secrets: Array<string | undefined>): T {
+	const present = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= MIN_REDACTED_LENGTH);
+	if (present.length === 0 || !body || typeof body !== 'object') return body;
+	const text = JSON.stringify(body);
+	// The secret as JSON writes it too (a quote or backslash in it is escaped there).
+	const found = present.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
+	return found ? redactSecrets(body, present) : body;
+}
+
 const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	400: {
 		headline: 'The API rejected the request as invalid',

@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CREATED_AT, payloadOf, QUESTIONS, valueAt } from './answers';
 import type { ErrorHints } from './errors';
-import { apiError, doneEarlierWithoutResultError, doneWithoutResultError, isSuccessBody, missingPayloadError, redactText } from './errors';
+import { apiError, doneEarlierWithoutResultError, doneWithoutResultError, isSuccessBody, missingPayloadError, redactText, withoutSecrets } from './errors';
 import type { Attempt } from './retry';
 import { statusFailure } from './retry';
 
@@ -126,7 +126,10 @@ export function doneEarlier(node: INode, method: string, path: string, itemIndex
 
 /** The success body of one answer, or the error the user sees (with how retry.ts treats it). */
 export function readAnswer(node: INode, answer: Answer, reporting: Reporting): Attempt<IDataObject> {
-	const { statusCode, body, path } = answer;
+	const { statusCode, path } = answer;
+	// Whatever the API echoes (a debug layer quoting the Authorization header), the token never
+	// reaches an output item: a success body becomes items as it came.
+	const body = withoutSecrets(answer.body, reporting.redact);
 	const { itemIndex } = reporting;
 	const final = (error: Error): Attempt<IDataObject> => ({ ok: false, error, failure: { kind: 'final' } });
 	const twoHundred = statusCode >= 200 && statusCode < 300;

@@ -46,6 +46,8 @@ interface FaultCase {
 	timeoutMs?: number;
 	/** the API's error text quotes the request's Authorization header */
 	echoes?: boolean;
+	/** a 2xx answer quotes the request's Authorization header: some runs succeed with it as output */
+	echoesInOutput?: boolean;
 }
 
 const ECHO = 'the request carried {authorization}';
@@ -62,6 +64,11 @@ const FAULT_CASES: FaultCase[] = [
 	{ name: 'success:false echoing the Authorization header', fault: { kind: 'success-false', message: ECHO, times: Infinity }, echoes: true },
 	{ name: 'connection reset', fault: { kind: 'reset', times: Infinity } },
 	{ name: 'connection refused', closedPort: true },
+	{
+		name: '2xx without the payload, echoing the Authorization header (a debug or gateway layer)',
+		fault: { kind: 'json', body: { success: true, debug: { headers: { authorization: '{authorization}' }, seen: ['{authorization}'] } }, times: Infinity },
+		echoesInOutput: true,
+	},
 ];
 
 describe('the API token never appears in output items, error messages, descriptions or thrown objects', () => {
@@ -97,7 +104,7 @@ describe('the API token never appears in output items, error messages, descripti
 			expect({ operation: result.operation, leaksToken: dump.includes(TOKEN) }).toEqual({ operation: result.operation, leaksToken: false });
 			expect(dump.includes(WRONG_TOKEN)).toBe(false);
 			const errors = [result.thrown, ...(result.output ?? []).map((item) => item.error)].filter(Boolean) as Array<Error & IDataObject>;
-			if (faultCase.fault || faultCase.closedPort || faultCase.apiToken) {
+			if ((faultCase.fault && !faultCase.echoesInOutput) || faultCase.closedPort || faultCase.apiToken) {
 				// Every run failed, so there is something to search: an error item or a thrown error.
 				expect({ operation: result.operation, errors: errors.length }).toEqual({ operation: result.operation, errors: 1 });
 			}
@@ -106,7 +113,12 @@ describe('the API token never appears in output items, error messages, descripti
 				expect(String(errors[0].message)).toContain('the request carried Bearer [redacted]');
 			}
 		}
-		if (faultCase.echoes) {
+		if (faultCase.echoesInOutput) {
+			// The writes without a created ID were done: their items carry the answer, minus the token.
+			const outputs = results.flatMap((result) => result.output ?? []).map((item) => JSON.stringify(item.json));
+			expect(outputs.filter((json) => json.includes('"authorization":"Bearer [redacted]"')).length).toBeGreaterThan(0);
+		}
+		if (faultCase.echoes || faultCase.echoesInOutput) {
 			// The sandbox did echo the token: the node received it and removed it.
 			expect(sandbox.requests.every((request) => request.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
 		}

@@ -13,7 +13,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - reset: destroy the connection without an answer (nothing done).
  * - reset-after: handle the request (the write IS done), then destroy the connection instead of
  *   answering: a client cannot tell this from 'reset' (the outcome is unknown to it).
- * - json: HTTP `status` (default 200) with `body` as given (e.g. a page whose cursor points elsewhere).
+ * - json: HTTP `status` (default 200) with `body` as given (e.g. a page whose cursor points elsewhere);
+ *   `{authorization}` in any of its strings becomes the request's Authorization header.
  * `match` limits a fault to requests whose raw body or a query value contains that text; `query`
  * to requests whose query string has exactly these values (e.g. `{ offset: '300' }`: one page).
  * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is

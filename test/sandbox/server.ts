@@ -480,7 +480,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 			}
 			case 'json':
 				record.status = fault.status ?? 200;
-				sendJson(res, record.status, fault.body);
+				// `{authorization}` anywhere in the body: an API (or a gateway) that echoes the token.
+				sendJson(res, record.status, JSON.parse(JSON.stringify(fault.body ?? null).split('{authorization}').join(req.headers.authorization ?? '')));
 				return;
 			case 'non-json':
 				record.status = 200;
