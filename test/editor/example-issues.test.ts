@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The examples open clean in n8n's editor (no parameter issue, no value its parameter type cannot
  * hold, our nodes at their latest typeVersion), checked by scripts/example-issues.ts, which

@@ -6,11 +6,9 @@
  * n8n-nodes-base (not installed here): the e2e suite (test/e2e/suites/examples.ts) runs the whole
  * workflow in n8n.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INodeParameters } from 'n8n-workflow';
 
+import stopAutomation from '../../examples/workflows/stop-automation.json';
 import { DEMO } from '../sandbox';
 import { useSandbox } from '../helpers/node-runner';
 import { runWorkflow, type OnError } from '../helpers/workflow-runner';
@@ -23,7 +21,7 @@ interface ExampleNode {
 	onError?: OnError;
 	parameters: INodeParameters;
 }
-const example = JSON.parse(readFileSync(join(__dirname, '../../examples/workflows/stop-automation.json'), 'utf8')) as {
+const example = stopAutomation as unknown as {
 	nodes: ExampleNode[];
 	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 };

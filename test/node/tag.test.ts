@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INodeParameters } from 'n8n-workflow';
 
+import mcpExample from '../../examples/workflows/mcp-server-for-your-inbox.json';
 import { DEMO } from '../sandbox';
 import { jsonOf, onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
@@ -131,10 +129,8 @@ describe('tag removeFromContact (POST /tag/remove-from-contact)', () => {
 	});
 
 	test('the MCP example\'s "Remove tags from a contact": the list the model gives is sent as the list of names', async () => {
-		const example = JSON.parse(
-			readFileSync(join(__dirname, '../../examples/workflows/mcp-server-for-your-inbox.json'), 'utf8'),
-		) as { nodes: Array<{ name: string; parameters: INodeParameters }> };
-		const { parameters } = example.nodes.find((node) => node.name === 'Remove tags from a contact')!;
+		const nodes = mcpExample.nodes as Array<{ name: string; parameters: unknown }>;
+		const parameters = nodes.find((node) => node.name === 'Remove tags from a contact')!.parameters as INodeParameters;
 		// $fromAI reads the tool call's arguments from the item the tool node runs with.
 		await runNode(ctx.sandbox, {
 			items: [{ Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: ['VIP', 'Lead'] }],
