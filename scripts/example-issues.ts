@@ -14,10 +14,10 @@
  *   stand (a whole multi-value list); a row of a list may hold one;
  * - a parameter the node does not show for that resource/operation (a stale or misspelt name).
  */
+import { join } from 'node:path';
+
 import type { INode, INodeParameters, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
-
-import { join } from 'node:path';
 
 // With the file extension: beside each .node.ts lies a .node.json (the codex), which Node's
 // resolution (ts-node, as `npm run lint` runs this) would pick first.
@@ -55,7 +55,7 @@ const shown = (value: unknown): string => {
 	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
-/** Why `value` cannot stand in a parameter of this type ('' when it can). One value: no list. */
+/** Adds to `problems` why `value` cannot stand in a parameter of this type. One value: no list. */
 function singleValueProblem(property: INodeProperties, value: unknown, at: string, problems: string[]): void {
 	if (isExpression(value)) return;
 	const wrong = (what: string): void => {
