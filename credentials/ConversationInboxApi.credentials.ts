@@ -41,6 +41,8 @@ export class ConversationInboxApi implements ICredentialType {
 			required: true,
 			description:
 				"The company API token from the platform's settings. Every request acts on that company.",
+			// Shown under the field (the description is only a tooltip on the label).
+			hint: "The company API token from the platform's API settings (the token of the company whose inbox you want to automate)",
 		},
 	];
 

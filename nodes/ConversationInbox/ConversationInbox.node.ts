@@ -77,6 +77,26 @@ export class ConversationInbox implements INodeType {
 			name: 'Conversation Inbox',
 		},
 		usableAsTool: true,
+		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint): what to find this node by, and
+		// the nodes it is wired with. Older n8n versions ignore it.
+		builderHint: {
+			searchHint:
+				'Conversation Inbox, a shared WhatsApp-style customer inbox: tags, contacts\' custom fields by phone number, chats, messages, message templates, channel integrations, automations and bot flows (stop one in a chat so a person takes over), bot integrations, webhooks, users. One resource/operation per node; also an AI agent tool.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-conversation-inbox.conversationInboxTrigger',
+					relationHint: 'Starts the workflow on inbox events (a message received, a connection change); this node then acts on that chat or contact',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.agent',
+					relationHint: 'Connected to the agent\'s Tool input, this node lets the agent read and act on the inbox',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.mcpTrigger',
+					relationHint: 'Connected as a tool, this node is offered to MCP clients (Claude Desktop, Cursor)',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -177,6 +177,17 @@ export class ConversationInboxTrigger implements INodeType {
 		defaults: {
 			name: 'Conversation Inbox Trigger',
 		},
+		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint); older n8n versions ignore it.
+		builderHint: {
+			searchHint:
+				'Starts a workflow on Conversation Inbox (shared WhatsApp-style customer inbox) webhook events of one channel integration: messages sent or received, a first message, a message in service, a connection status update. Activating the workflow registers the webhooks on the platform.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-conversation-inbox.conversationInbox',
+					relationHint: 'Acts on the chat or contact of the event: stop its bot or automation, remove tags from the contact, read or update its custom fields',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

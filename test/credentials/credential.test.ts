@@ -37,10 +37,13 @@ describe('conversationInboxApi credential', () => {
 		}
 	});
 
-	test('the token field is a password field and authentication is Bearer, other headers kept', async () => {
+	test('the token field is a password field with a hint where the token comes from; authentication is Bearer, other headers kept', async () => {
 		const credential = new ConversationInboxApi();
 		const token = credential.properties.find((property) => property.name === 'apiToken');
 		expect(token?.typeOptions?.password).toBe(true);
+		// Where the token comes from, under the field (n8n's credential modal shows `hint` there; the
+		// description is only the label's tooltip).
+		expect(token?.hint).toMatch(/^The company API token from the platform's API settings/);
 		// A function (issue 16: n8n resolves a generic block's expression for every request).
 		const authenticate = credential.authenticate;
 		if (typeof authenticate !== 'function') throw new Error('authenticate is not a function');

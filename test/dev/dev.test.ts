@@ -4,10 +4,14 @@
  * table that lists them, and the npm script that lets signals reach it. Its start and stop in real
  * n8n are in test/e2e/dev.e2e.ts.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { demoIdLines, demoIdSections } from '../../scripts/dev';
+import { demoIdLines, demoIdSections, parseDevArgs } from '../../scripts/dev';
+import { N8N_VERSIONS } from '../e2e/harness/provision';
+import { DEMO_OWNER } from '../e2e/harness/stack';
+import { exampleNames, loadExample } from '../e2e/harness/workflows';
+import { useSandbox } from '../helpers/node-runner';
 import { DEMO } from '../sandbox';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -43,6 +47,43 @@ describe('npm run dev: demo IDs', () => {
 			for (const [name, id] of rows) expect(section).toContain(`| ${name} | \`${id}\` |`);
 		}
 		for (const id of NEEDED_IDS) expect(section).toContain(id);
+	});
+});
+
+describe("the README's first screen says what npm run dev gives", () => {
+	const ctx = useSandbox();
+	const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+	const firstScreen = readme.slice(0, readme.indexOf('\n## '));
+
+	test('the two commands open the README; .ci/run runs the test one exactly', () => {
+		expect(readme.split('\n').slice(2, 6)).toEqual([
+			'```bash',
+			'npm install --no-audit --no-fund && npm run dev        # main job: n8n with these nodes and the sandbox API, ready to use',
+			'npm install --no-audit --no-fund && npm run test:all   # the whole test suite (exactly what .ci/run runs)',
+			'```',
+		]);
+		expect(readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8')).toContain('\nnpm install --no-audit --no-fund && npm run test:all\n');
+	});
+
+	test('the URL, the login, the ready line, the examples and what they show', () => {
+		expect(firstScreen).toContain(`**http://127.0.0.1:${parseDevArgs([], {}).port}**`);
+		expect(firstScreen).toContain(`**${DEMO_OWNER.email}** / **${DEMO_OWNER.password}**`);
+		// What scripts/dev.ts prints when n8n is ready.
+		expect(readFileSync(join(REPO_ROOT, 'scripts', 'dev.ts'), 'utf8')).toContain('`n8n ${install.version} with n8n-nodes-conversation-inbox is ready');
+		expect(firstScreen).toContain(`\`n8n ${N8N_VERSIONS['2']} with n8n-nodes-conversation-inbox is ready\``);
+		const names = exampleNames().map((name) => loadExample(name).name);
+		expect(firstScreen).toContain(`the ${['zero', 'one', 'two', 'three', 'four', 'five', 'six'][names.length]} example workflows`);
+		expect(names).toContain('Conversation Inbox: list the approved message templates');
+		expect(firstScreen).toContain('Open **Conversation Inbox: list the approved message templates**');
+		const templates = ctx.sandbox.state.templates.get(DEMO.integrations.official.id)!.list;
+		const approved = templates.filter((t) => t.status === 'APPROVED').length;
+		expect(firstScreen).toContain(`lists the ${approved} approved templates`);
+		expect(firstScreen).toContain(`(of its ${templates.length},`);
+		expect(firstScreen).toContain(`(${DEMO.defaults.contactsOnBigTag} contacts,`);
+		expect(firstScreen).toMatch(/\(docs\/screenshots\/[a-z0-9-]+\.png\)/);
+		for (const [, picture] of firstScreen.matchAll(/\((docs\/screenshots\/[a-z0-9-]+\.png)\)/g)) {
+			expect(existsSync(join(REPO_ROOT, picture))).toBe(true);
+		}
 	});
 });
 

@@ -6,6 +6,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { WIRE } from '../../nodes/shared/wireNames';
 import { DEMO } from '../sandbox';
 import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
@@ -105,6 +107,21 @@ describe('node description', () => {
 		// No Base URL expression: n8n would evaluate it twice per item (issue 31); the address comes
 		// from the credential the run reads once.
 		expect(description.requestDefaults).not.toHaveProperty('baseURL');
+	});
+
+	// n8n's AI workflow builder searches nodes by builderHint.searchHint and wires relatedNodes
+	// (n8n-workflow's IBuilderHint; the type check is the compiler's). The related node types of
+	// this package must be the ones n8n registers: the codex files' `node`.
+	test('builderHint on both nodes: a search hint, and related nodes that point at each other', () => {
+		const trigger = new ConversationInboxTrigger().description;
+		expect(description.builderHint?.searchHint).toMatch(/Conversation Inbox.*tags.*custom fields.*automations/);
+		expect(trigger.builderHint?.searchHint).toMatch(/^Starts a workflow on Conversation Inbox .*webhook events/);
+		const related = (hint: typeof description.builderHint) => (hint?.relatedNodes ?? []).map((node) => node.nodeType);
+		expect(related(description.builderHint)).toEqual([triggerCodex.node, '@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.mcpTrigger']);
+		expect(related(trigger.builderHint)).toEqual([codex.node]);
+		for (const node of [...(description.builderHint?.relatedNodes ?? []), ...(trigger.builderHint?.relatedNodes ?? [])]) {
+			expect(node.relationHint.length).toBeGreaterThan(20);
+		}
 	});
 
 	test('codex file: Communication, with documentation links', () => {

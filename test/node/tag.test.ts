@@ -1,3 +1,6 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import mcpExample from '../../examples/workflows/mcp-server-for-your-inbox.json';
 import { DEMO } from '../sandbox';
 import { jsonOf, onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
@@ -104,6 +107,39 @@ describe('tag removeFromContact (POST /tag/remove-from-contact)', () => {
 		const data = out[0].json as { removedTags: Array<{ name: string }>; notInContact: Array<{ name: string }> };
 		expect(data.removedTags.map((t) => t.name)).toEqual(['VIP']);
 		expect(data.notInContact.map((t) => t.name)).toEqual(['Customer']);
+	});
+
+	// How a workflow stores a list from an expression in a multi-value field the editor can draw: one
+	// row holding the expression (the editor iterates the stored value, so a whole-field expression
+	// string would be drawn one character per row). The row's list is the list of names.
+	test('one row holding an expression that gives a list: each name of the list is sent', async () => {
+		await runNode(ctx.sandbox, {
+			items: [{ names: [DEMO.tags.vip.name, DEMO.tags.customer.name] }],
+			parameters: {
+				resource: 'tag',
+				operation: 'removeFromContact',
+				phoneNumber: DEMO.contacts.alice.phoneNumber,
+				tagNames: ['={{ $json.names }}', DEMO.tags.lead.name],
+			},
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			tagNames: ['VIP', 'Customer', 'Lead'],
+		});
+	});
+
+	test('the MCP example\'s "Remove tags from a contact": the list the model gives is sent as the list of names', async () => {
+		const nodes = mcpExample.nodes as Array<{ name: string; parameters: unknown }>;
+		const parameters = nodes.find((node) => node.name === 'Remove tags from a contact')!.parameters as INodeParameters;
+		// $fromAI reads the tool call's arguments from the item the tool node runs with.
+		await runNode(ctx.sandbox, {
+			items: [{ Phone_Number: DEMO.contacts.alice.phoneNumber, Tag_Names: ['VIP', 'Lead'] }],
+			parameters,
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({
+			phoneNumber: DEMO.contacts.alice.phoneNumber,
+			tagNames: ['VIP', 'Lead'],
+		});
 	});
 
 	test('tag IDs from an expression returning a JSON array are sent as an array', async () => {

@@ -31,7 +31,8 @@ const TOOLS: ToolNodeSpec[] = [
 			resource: 'tag',
 			operation: 'removeFromContact',
 			phoneNumber: fromAI('Phone_Number'),
-			tagNames: fromAI('Tag_Names', TAG_NAMES_DESCRIPTION, 'json'),
+			// One row holding a 'json' $fromAI (the editor draws a multi-value field row by row).
+			tagNames: [fromAI('Tag_Names', TAG_NAMES_DESCRIPTION, 'json')],
 			additionalFields: {},
 		},
 	},

@@ -44,7 +44,7 @@ export function examplesSuite(ctx: () => E2EContext): void {
 			expect(lines[1]).toContain(String(rows[0].phoneNumber));
 		});
 
-		test('stop automation: a POST with a phone number stops the bot in that chat', async () => {
+		test('stop automation: a POST with a phone number stops the bot in that chat; a bad number is answered 400 with the node\'s message', async () => {
 			const c = ctx();
 			const definition = prepareForImport(loadExample('stop-automation'), c.stack.credential);
 			const workflow = await importAndActivate(c, definition);
@@ -58,6 +58,14 @@ export function examplesSuite(ctx: () => E2EContext): void {
 			expect(response.body).toMatchObject({ stopped: true, chat: { chatInternalId: DEMO.chats.botFlow.id } });
 			expect(nodeJson(execution, 'Stop the automation in the chat')).toHaveLength(1);
 			expect(c.sandbox.state.chats.get(DEMO.chats.botFlow.id)?.automations).toEqual([]);
+
+			// A number the node refuses: the webhook answers 400 with the node's message (error output →
+			// "Answer with the error"), not n8n's {"message":"Error in workflow"}; nothing is sent.
+			const sent = c.sandbox.requests.length;
+			const refused = await runWebhookWorkflow(c, workflow, { phoneNumber: '12345' });
+			expect(refused.response.status).toBe(400);
+			expect(refused.response.body).toEqual({ error: 'Invalid Phone Number: must be 8-30 characters, got 5 characters' });
+			expect(c.sandbox.requests.length).toBe(sent);
 		});
 
 		test('template listing: every approved template, following the cursor', async () => {
