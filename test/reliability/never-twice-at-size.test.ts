@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * Never twice at real sizes and over real time (issue 35, Build 1): n8n-core's WorkflowExecute runs
  * Tag → Remove From Contact with Retry On Fail (3 tries) over many items, one refused on the first
