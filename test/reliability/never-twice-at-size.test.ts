@@ -28,6 +28,8 @@ const mockClock = { offset: (): number => 0 };
 const SIZE_ITEMS = Number(process.env.NEVER_TWICE_ITEMS ?? 2_000);
 const SIZE_ANSWERS = Number(process.env.NEVER_TWICE_ANSWERS ?? 400);
 const PATH = '/v2/tag/remove-from-contact';
+/** n8n prepares every item of each try (1-20 ms an item on a loaded machine): room for the largest runs. */
+const TIMEOUT_MS = Math.max(600_000, SIZE_ITEMS * 120);
 
 const ctx = useSandbox();
 
@@ -108,7 +110,7 @@ test(`Retry On Fail over ${SIZE_ITEMS} items, past the ${SIZE_ANSWERS} answers h
 	const held = heldWrites();
 	expect(held.facts).toBe(SIZE_ITEMS);
 	expect(held.answers).toBe(SIZE_ANSWERS);
-}, 600_000);
+}, TIMEOUT_MS);
 
 test(`two executions at once (${Math.round(SIZE_ITEMS * 0.48)} + ${Math.round(SIZE_ITEMS * 0.4)} items), the smaller retried: neither evicts the other's writes`, async () => {
 	const big = Math.round(SIZE_ITEMS * 0.48);
@@ -123,7 +125,7 @@ test(`two executions at once (${Math.round(SIZE_ITEMS * 0.48)} + ${Math.round(SI
 	expectEachOnce(0, big + small, refused);
 	expectDone(first, big);
 	expectDone(second, small);
-}, 600_000);
+}, TIMEOUT_MS);
 
 test('a run longer than the memory\'s time bound (fake clock: a quarter of it per request received), one refused: each accepted write received once', async () => {
 	const count = 400;
@@ -135,4 +137,4 @@ test('a run longer than the memory\'s time bound (fake clock: a quarter of it pe
 	const result = await runWorkflow(ctx.sandbox, { parameters, items: itemsOf(0, count), executionId: executionId(), ...retry });
 	expectEachOnce(0, count, refused);
 	expectDone(result, count);
-}, 600_000);
+}, TIMEOUT_MS);
