@@ -371,7 +371,7 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			const lines = refused();
 			expect(lines).toEqual([
 				expect.stringContaining('the x-inbox-webhook-secret header is missing. Event: MESSAGE_SENT. The workflow did not run for it.'),
-				expect.stringContaining("the x-inbox-webhook-secret header does not match this node's secret (a registration made under another API token or for another node, or a forged request). Event: not one of the seven event kinds. The workflow did not run for it."),
+				expect.stringContaining("the x-inbox-webhook-secret header does not match this node's secret nor that of any registration it made (a registration of another node, or a forged request). Event: not one of the seven event kinds. The workflow did not run for it."),
 			]);
 			const log = c.stack.n8n.log();
 			expect(log).not.toContain(secret);
