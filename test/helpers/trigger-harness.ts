@@ -319,6 +319,11 @@ export class N8nWebhookEndpointStandIn {
 		this.instance = instance;
 	}
 
+	/** No active workflow: n8n answers 404 (the webhook is not registered). */
+	detach(): void {
+		this.instance = undefined;
+	}
+
 	/** Executions so far: calls that emitted items. */
 	get executions(): EndpointCall[] {
 		return this.calls.filter((call) => call.items !== undefined);
