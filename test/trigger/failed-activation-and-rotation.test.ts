@@ -166,6 +166,23 @@ describe('the API token rotated', () => {
 		expect(endpoint.executions.length).toBe(executionsBefore);
 	});
 
+	test('after the rotation, a delivery echoing the old secret in its payload runs with the secret redacted from the item', async () => {
+		const { webhookId, url, saved } = await activeUnderFirstToken();
+		const rotated = workflow(webhookId, ['MESSAGE_RECEIVED'], { token: ROTATED, saved, restarted: true });
+		endpoint.attach(rotated);
+		const oldSecret = derivedSecretFor(webhookId);
+		const executionsBefore = endpoint.executions.length;
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': oldSecret },
+			body: JSON.stringify({ event: 'MESSAGE_RECEIVED', echo: `secret=${oldSecret}` }),
+		});
+		expect(response.status).toBe(200);
+		const [execution] = endpoint.executions.slice(executionsBefore);
+		expect(JSON.stringify(execution.items)).toContain('secret=[redacted]');
+		expect(JSON.stringify(execution.items)).not.toContain(oldSecret);
+	});
+
 	test('no secret is ever in static data in the clear, under either token', async () => {
 		const { webhookId, saved } = await activeUnderFirstToken();
 		// An event added after the rotation: registered with the new token's secret.
