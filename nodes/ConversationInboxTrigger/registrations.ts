@@ -8,7 +8,7 @@
  * ```
  * {
  *   registrations: [          // every webhook this node ever registered, never forgotten
- *     { url, event, fingerprint, secretHash },   // secretTag instead of secretHash before 0.2
+ *     { url, event, fingerprint, secretHash },   // or secretTag: unreleased builds before issue 35
  *   ],
  *   secret?: '<64 hex chars>',  // version 1 only: see below
  * }
