@@ -183,6 +183,36 @@ describe('the API token rotated', () => {
 		expect(JSON.stringify(execution.items)).not.toContain(oldSecret);
 	});
 
+	test('a registration saved by an earlier build with only its 16-hex secretTag: after the rotation its deliveries still run, a forged one is refused', async () => {
+		const { webhookId, url, saved } = await activeUnderFirstToken();
+		const oldSecret = derivedSecretFor(webhookId);
+		// The layout of the builds between 0.1.0 and issue 35: the first 16 hex characters of the hash.
+		const tagged = JSON.parse(JSON.stringify(saved)) as Record<string, { registrations: IDataObject[] }>;
+		for (const node of Object.values(tagged)) {
+			node.registrations = node.registrations.map(({ url: at, event, fingerprint }) => ({
+				url: at,
+				event,
+				fingerprint,
+				secretTag: secretHashOf(oldSecret).slice(0, 16),
+			}));
+		}
+		const rotated = workflow(webhookId, ['MESSAGE_RECEIVED'], { token: ROTATED, saved: tagged, restarted: true });
+		expect(await rotated.runHook('checkExists')).toBe(true);
+		endpoint.attach(rotated);
+		const executionsBefore = endpoint.executions.length;
+
+		const deliveries = await inboundMessage(url);
+		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+		expect(endpoint.executions.length - executionsBefore).toBe(1);
+		const forged = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': 'e'.repeat(64) },
+			body: JSON.stringify({ event: 'MESSAGE_RECEIVED' }),
+		});
+		expect(forged.status).toBe(401);
+		expect(endpoint.executions.length - executionsBefore).toBe(1);
+	});
+
 	test('no secret is ever in static data in the clear, under either token', async () => {
 		const { webhookId, saved } = await activeUnderFirstToken();
 		// An event added after the rotation: registered with the new token's secret.
