@@ -284,6 +284,14 @@ export class N8nClient {
 		await this.api('DELETE', `/credentials/${id}`);
 	}
 
+	/**
+	 * PATCH /rest/credentials/:id, as the editor saves an edited credential (`data` in full). n8n
+	 * re-activates nothing: active workflows read the new data from their next use on.
+	 */
+	async updateCredential(credential: CredentialRecord, data: Record<string, unknown>): Promise<void> {
+		await this.rest('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: credential.type, data });
+	}
+
 	/** n8n's credential test (the editor's "Test" button) on stored credential `id` with `data`. */
 	async testCredential(credential: CredentialRecord, data: Record<string, unknown>): Promise<CredentialTestResult> {
 		return await this.rest<CredentialTestResult>('POST', '/credentials/test', {
@@ -301,6 +309,11 @@ export class N8nClient {
 			settings: workflow.settings ?? { executionOrder: 'v1' },
 			...(workflow.staticData ? { staticData: workflow.staticData } : {}),
 		});
+	}
+
+	/** PUT /api/v1/workflows/:id: the workflow as edited and saved in the editor (not activated). */
+	async updateWorkflow(id: string, workflow: WorkflowDefinition): Promise<WorkflowRecord> {
+		return await this.api<WorkflowRecord>('PUT', `/workflows/${id}`, workflow);
 	}
 
 	async getWorkflow(id: string): Promise<WorkflowRecord> {
