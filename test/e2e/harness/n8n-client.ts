@@ -341,14 +341,19 @@ export class N8nClient {
 		const deadline = Date.now() + timeoutMs;
 		let status = '';
 		while (Date.now() < deadline) {
+			let triggers: Array<{ errorMessage?: string | null }> = [];
 			try {
-				status = (await this.rest<{ status: string }>('GET', `/workflows/${id}/publication-status`)).status;
+				({ status, triggers = [] } = await this.rest<{ status: string; triggers?: Array<{ errorMessage?: string | null }> }>('GET', `/workflows/${id}/publication-status`));
 			} catch (error) {
 				if (error instanceof HttpError && error.status === 404) return;
 				throw error;
 			}
 			if (status === 'published') return;
-			if (status !== 'in_progress') throw new Error(`workflow ${id}: publication ${status}`);
+			if (status !== 'in_progress') {
+				// What n8n's editor shows for each trigger that failed to activate.
+				const reasons = triggers.map((trigger) => trigger.errorMessage).filter(Boolean).join('; ');
+				throw new Error(`workflow ${id}: publication ${status}${reasons ? `: ${reasons}` : ''}`);
+			}
 			await sleep(200);
 		}
 		throw new Error(`workflow ${id}: publication still ${status} after ${timeoutMs} ms`);
