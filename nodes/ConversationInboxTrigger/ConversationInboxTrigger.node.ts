@@ -7,7 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import codex from './ConversationInboxTrigger.node.json';
 import {
@@ -29,10 +29,12 @@ import {
 	redactSecrets,
 	singleHeader,
 } from './delivery';
+import type { TriggerState } from './registrations';
 import {
 	EVENT_HEADER,
 	fingerprintOf,
 	loadState,
+	mergeRegistrations,
 	missingEvents,
 	REGISTERED_METHOD,
 	REGISTRATION_HEADER,
@@ -42,7 +44,8 @@ import {
 } from './registrations';
 import type { DeliveryNote } from './rejections';
 import { logDelivery } from './rejections';
-import { currentSecret, secretTag } from './secret';
+import { recordedRegistrations, recordKey, recordRegistration } from './record';
+import { currentSecret, nodeIdentity, secretHash } from './secret';
 import { readConfig } from './settings';
 import { simplifyDelivery } from './simplify';
 
@@ -87,13 +90,41 @@ function webhookUrlOf(context: IHookFunctions): string {
  * Registers one webhook. Any 2xx the API sent counts as registered (DESIGN.md, "Reading the API's
  * answers"), with or without the webhook in it: the platform has it, and registering it again
  * would deliver every event twice. The registration is recorded by the caller.
+ *
+ * A refusal is the request path's own NodeApiError, with its message also at the start of its
+ * description: when an activation fails, n8n's editor shows a NodeApiError's description only
+ * (WorkflowService.update: `message = error.description`), which without it says what to check
+ * but not what the API refused.
  */
-async function register(context: IHookFunctions, body: IDataObject): Promise<void> {
+async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<void> {
 	const failure = await inboxApiRequest
 		.call(context, { method: 'POST', path: '/integration/webhook/create', body })
 		.then(() => undefined, (error: unknown) => error as Error);
-	// The request path's own NodeApiError, passed on unchanged.
-	if (failure !== undefined && !wasDone(failure)) throw failure;
+	if (failure === undefined || wasDone(failure)) return;
+	if (failure instanceof NodeApiError) {
+		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
+		failure.description = [refusal, failure.description].filter(Boolean).join(' ');
+	}
+	throw failure;
+}
+
+/** The process record's key of this node (record.ts). */
+function recordKeyOf(context: IHookFunctions | IWebhookFunctions): string {
+	return recordKey(context.getWorkflow().id, nodeIdentity(context));
+}
+
+/**
+ * The node's registrations: its static data, with what this process recorded for it and static
+ * data does not hold (an activation n8n did not save) written into static data, so n8n saves
+ * them with the next activation that succeeds.
+ */
+function knownRegistrations(context: IHookFunctions): TriggerState {
+	const staticData = context.getWorkflowStaticData('node');
+	const state = loadState(staticData);
+	if (mergeRegistrations(state, recordedRegistrations(recordKeyOf(context))) > 0) {
+		saveState(staticData, state);
+	}
+	return state;
 }
 
 /** The node's secret for registering; fails before any request when the token is missing. */
@@ -304,33 +335,36 @@ export class ConversationInboxTrigger implements INodeType {
 		default: {
 			/**
 			 * True when every selected event already has a registration for this URL and these
-			 * settings (integration, transfer type, delay, extra headers) that carries a secret the
-			 * node accepts. Answers from static data: the API cannot list webhooks.
+			 * settings (integration, transfer type, delay, extra headers) whose deliveries the node
+			 * accepts, under whatever token it was made. Answers from static data and the process
+			 * record (the API cannot list webhooks).
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
-				const secret = await registrationSecret(this);
-				const state = loadState(this.getWorkflowStaticData('node'));
-				return missingEvents(state, url, config, secret).length === 0;
+				await registrationSecret(this);
+				return missingEvents(knownRegistrations(this), url, config).length === 0;
 			},
 
 			/**
 			 * Registers one webhook per selected event that has no reusable registration yet.
 			 * The secret is derived from the API token and the node (secret.ts), so `webhook()`
 			 * accepts a delivery as soon as the platform can send one, before n8n saves static
-			 * data. Registrations made under earlier settings still exist on the platform, still
-			 * authenticate, and are recognised (and ignored) by their fingerprint header;
-			 * switching back to earlier settings reuses them.
+			 * data; static data keeps its hash, so the delivery stays accepted after the token
+			 * changes. Each registration the API accepts goes into the process record at once
+			 * (record.ts): n8n drops this static data if a later registration fails. Registrations
+			 * made under earlier settings still exist on the platform, still authenticate, and are
+			 * recognised (and ignored) by their fingerprint header; switching back reuses them.
 			 */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
 				const secret = await registrationSecret(this);
 				const staticData = this.getWorkflowStaticData('node');
-				const state = loadState(staticData);
+				const state = knownRegistrations(this);
+				const record = recordKeyOf(this);
 
-				const missing = missingEvents(state, url, config, secret);
+				const missing = missingEvents(state, url, config);
 				saveState(staticData, state);
 
 				for (const event of missing) {
@@ -343,10 +377,11 @@ export class ConversationInboxTrigger implements INodeType {
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
-					await register(this, body);
+					await register(this, body, event);
 					const fingerprint = fingerprintOf(config, event);
-					state.registrations.push({ url, event, fingerprint, secretTag: secretTag(secret) });
-					// Saved after each call, so a failure later in the loop keeps what exists.
+					const registration = { url, event, fingerprint, secretHash: secretHash(secret) };
+					recordRegistration(record, registration);
+					state.registrations.push(registration);
 					saveState(staticData, state);
 				}
 				return true;
@@ -366,13 +401,14 @@ export class ConversationInboxTrigger implements INodeType {
 		const headers = this.getHeaderData() as Headers;
 		const headerEvent = singleHeader(headers, EVENT_HEADER);
 
-		// The derived secret needs no static data (n8n 2.x saves it after the URL goes live);
-		// a node first activated under version 1 also accepts the random secret kept there.
-		const accepted = [
-			await currentSecret(this),
-			loadState(this.getWorkflowStaticData('node')).legacySecret,
-		];
-		const check = checkDeliverySecret(headers[SECRET_HEADER], accepted);
+		// The derived secret needs no static data (n8n 2.x saves it after the URL goes live); the
+		// hashes of the registrations' secrets accept those made under an earlier token; a node
+		// first activated under version 1 also accepts the random secret kept there.
+		const state = loadState(this.getWorkflowStaticData('node'));
+		mergeRegistrations(state, recordedRegistrations(recordKeyOf(this)));
+		const provided = headers[SECRET_HEADER];
+		const accepted = [await currentSecret(this), state.legacySecret];
+		const check = checkDeliverySecret(provided, accepted, state.registrations);
 		if (!check.ok) {
 			const bodyEvent = payloadField(this.getBodyData(), 'event', 'type');
 			return refuse(this, 401, 'Missing or wrong webhook secret', {
@@ -426,7 +462,7 @@ export class ConversationInboxTrigger implements INodeType {
 					query,
 				};
 		return {
-			workflowData: [[{ json: redactSecrets(item, accepted) }]],
+			workflowData: [[{ json: redactSecrets(item, [...accepted, provided as string]) }]],
 			webhookResponse: ACKNOWLEDGEMENT,
 		};
 	}

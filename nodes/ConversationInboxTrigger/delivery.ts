@@ -6,10 +6,12 @@ import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { redactSecrets } from '../shared/errors';
+import type { Registration } from './registrations';
+import { SECRET_HEADER } from './registrations';
+import { SECRET_TAG_LENGTH, secretHash } from './secret';
 
 // Written once, in shared/errors.ts (the action node redacts its answers with it too).
 export { redactSecrets };
-import { SECRET_HEADER } from './registrations';
 
 /**
  * Largest body (in characters, or bytes for a raw body) the trigger parses itself. n8n's own body
@@ -43,22 +45,46 @@ export type SecretCheck =
 	| { ok: false; reason: string };
 
 /**
- * Checks the secret header of a delivery against every secret the node accepts (its derived one,
- * and a version-1 random one if it has it). Each comparison runs (constant time, no early exit).
- * The reason names the header, never a value.
+ * True when `provided` is the secret of one of the registrations: its hash equals the stored
+ * `secretHash` (or starts with the older `secretTag`). Each comparison runs, in constant time.
+ */
+export function registrationMatches(provided: HeaderValue, registrations: Registration[]): boolean {
+	const candidate = typeof provided === 'string' ? provided : '';
+	const hash = Buffer.from(secretHash(candidate), 'hex');
+	let matched = false;
+	for (const registration of registrations) {
+		let equal = false;
+		if (registration.secretHash !== undefined) {
+			equal = timingSafeEqual(hash, Buffer.from(registration.secretHash, 'hex'));
+		} else if (registration.secretTag !== undefined) {
+			const tag = Buffer.from(registration.secretTag, 'hex');
+			equal = tag.length === SECRET_TAG_LENGTH / 2 && timingSafeEqual(hash.subarray(0, tag.length), tag);
+		}
+		matched = equal || matched;
+	}
+	return matched && candidate !== '';
+}
+
+/**
+ * Checks the secret header of a delivery against every secret the node accepts: the one derived
+ * from its current token, a version-1 random one if it has it, and the secret of every registration
+ * it made (by hash, so a registration made under an earlier token stays accepted). Each comparison
+ * runs (constant time, no early exit). The reason names the header, never a value.
  */
 export function checkDeliverySecret(
 	provided: HeaderValue,
 	accepted: Array<string | undefined>,
+	registrations: Registration[] = [],
 ): SecretCheck {
 	const known = accepted.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
 	const matches = known.map((secret) => secretMatches(provided, secret));
-	if (matches.includes(true)) return { ok: true };
+	const registered = registrationMatches(provided, registrations);
+	if (typeof provided === 'string' && (matches.includes(true) || registered)) return { ok: true };
 	if (provided === undefined) return { ok: false, reason: `the ${SECRET_HEADER} header is missing` };
 	if (Array.isArray(provided)) {
 		return { ok: false, reason: `the ${SECRET_HEADER} header was sent more than once` };
 	}
-	if (known.length === 0) {
+	if (known.length === 0 && registrations.length === 0) {
 		return {
 			ok: false,
 			reason: "the node's credential could not be read (no API token), so no secret could be checked",
@@ -67,8 +93,8 @@ export function checkDeliverySecret(
 	return {
 		ok: false,
 		reason:
-			`the ${SECRET_HEADER} header does not match this node's secret ` +
-			'(a registration made under another API token or for another node, or a forged request)',
+			`the ${SECRET_HEADER} header does not match this node's secret nor that of any registration it made ` +
+			'(a registration of another node, or a forged request)',
 	};
 }
 

@@ -1,26 +1,30 @@
 /**
  * What the trigger registers on the platform and what it remembers about it.
  *
- * The API can create webhooks but cannot list or delete them, so the node's static data is the
- * only record of what exists on the platform. Layout of `getWorkflowStaticData('node')`:
+ * The API can create webhooks but cannot list or delete them, so the node's static data (and, for
+ * an activation n8n did not save, the process record in record.ts) is the only record of what
+ * exists on the platform. Layout of `getWorkflowStaticData('node')`:
  *
  * ```
  * {
  *   registrations: [          // every webhook this node ever registered, never forgotten
- *     { url, event, fingerprint, secretTag? },
+ *     { url, event, fingerprint, secretHash },   // or secretTag: unreleased builds before issue 35
  *   ],
  *   secret?: '<64 hex chars>',  // version 1 only: see below
  * }
  * ```
  *
- * - `url` + `fingerprint`: a registration is reused when both match the current URL and settings.
- *   The fingerprint covers integration, event, transfer type, delay and extra headers, and
- *   travels with every delivery (`x-inbox-registration`), so a delivery of a registration made
- *   under earlier settings is told apart (acknowledged, not executed).
- * - `secretTag`: which secret the registration carries (secret.ts derives it from the API token
- *   and the node, so `webhook()` needs no static data). Absent: the version-1 random `secret`.
+ * - `url` + `fingerprint`: a registration is reused when both match the current URL and settings,
+ *   whatever API token it was made under. The fingerprint covers integration, event, transfer
+ *   type, delay and extra headers, and travels with every delivery (`x-inbox-registration`), so a
+ *   delivery of a registration made under earlier settings is told apart (acknowledged, not executed).
+ * - `secretHash`: sha256 of the secret the registration carries (secret.ts), fixed when it is made;
+ *   a delivery whose secret hashes to it is accepted under any later token. Never the secret itself.
+ *   `secretTag` (the hash's first 16 characters) is what earlier builds stored; still accepted.
+ *   Neither: the version-1 random `secret`.
  * - `event`: not read here, but the loader of the released 0.1.x drops entries without it; a
- *   downgrade would then register every webhook again and each delivery would run twice.
+ *   downgrade would then register every webhook again and each delivery would run twice. That
+ *   loader ignores fields it does not know (`secretHash`).
  *
  * Older layouts (0.1.x) also held `version`, `lastDeactivatedAt` and per registration `webhookId`,
  * `createdAt` and the fingerprint's parts; they load as they are and are dropped on the next save.
@@ -30,7 +34,6 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { secretTag } from './secret';
 import type { ExtraHeader, TriggerConfig } from './settings';
 
 /** Header carrying the per-node secret; deliveries without it are rejected with 401. */
@@ -48,12 +51,14 @@ export interface Registration {
 	url: string;
 	event: string;
 	fingerprint: string;
-	/** secretTag() of the secret it carries; absent: the version-1 random secret */
+	/** secretHash() of the secret it carries, fixed when it was made */
+	secretHash?: string;
+	/** what earlier builds kept instead: the first 16 characters of secretHash */
 	secretTag?: string;
 }
 
 export interface TriggerState {
-	/** the random secret of version 1, carried by registrations that have no secretTag */
+	/** the random secret of version 1, carried by registrations that have no hash or tag */
 	legacySecret?: string;
 	registrations: Registration[];
 }
@@ -65,6 +70,10 @@ export function fingerprintOf(config: TriggerConfig, event: string): string {
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+const isHex = (length: number) => (value: unknown): value is string =>
+	typeof value === 'string' && value.length === length && /^[0-9a-f]+$/.test(value);
+const isSecretHash = isHex(64);
+const isSecretTag = isHex(16);
 
 /** The node's static data in any layout so far; damaged entries are dropped, never thrown on. */
 export function loadState(staticData: IDataObject): TriggerState {
@@ -72,9 +81,11 @@ export function loadState(staticData: IDataObject): TriggerState {
 	const registrations: Registration[] = [];
 	for (const entry of entries) {
 		if (!entry || typeof entry !== 'object') continue;
-		const { url, event, fingerprint, secretTag: tag } = entry as IDataObject;
+		const { url, event, fingerprint, secretHash: hash, secretTag: tag } = entry as IDataObject;
 		if (!isString(url) || !isString(event) || !isString(fingerprint)) continue;
-		registrations.push(isString(tag) ? { url, event, fingerprint, secretTag: tag } : { url, event, fingerprint });
+		if (isSecretHash(hash)) registrations.push({ url, event, fingerprint, secretHash: hash });
+		else if (isSecretTag(tag)) registrations.push({ url, event, fingerprint, secretTag: tag });
+		else registrations.push({ url, event, fingerprint });
 	}
 	const secret = staticData.secret;
 	return { legacySecret: isString(secret) && secret !== '' ? secret : undefined, registrations };
@@ -87,28 +98,55 @@ export function saveState(staticData: IDataObject, state: TriggerState): void {
 	delete staticData.lastDeactivatedAt;
 }
 
-/** True when the registration carries `secret`, or the version-1 secret the node still has. */
-function carriesAcceptedSecret(state: TriggerState, registration: Registration, secret: string): boolean {
-	if (registration.secretTag !== undefined) return registration.secretTag === secretTag(secret);
+/**
+ * True when the node accepts the registration's deliveries: it kept the hash (or the older tag)
+ * of its secret, or it is a version-1 registration and the node still has that secret.
+ */
+function deliveriesAccepted(state: TriggerState, registration: Registration): boolean {
+	if (registration.secretHash !== undefined || registration.secretTag !== undefined) return true;
 	return state.legacySecret !== undefined;
 }
 
-/** Selected events that have no reusable registration yet (same URL, fingerprint and secret). */
-export function missingEvents(
-	state: TriggerState,
-	url: string,
-	config: TriggerConfig,
-	secret: string,
-): string[] {
+/**
+ * Selected events that have no reusable registration yet: same URL and fingerprint, and deliveries
+ * the node accepts. The token it was made under does not matter (its secret's hash is kept).
+ */
+export function missingEvents(state: TriggerState, url: string, config: TriggerConfig): string[] {
 	return config.events.filter((event) => {
 		const fingerprint = fingerprintOf(config, event);
 		return !state.registrations.some(
 			(registration) =>
 				registration.url === url &&
 				registration.fingerprint === fingerprint &&
-				carriesAcceptedSecret(state, registration, secret),
+				deliveriesAccepted(state, registration),
 		);
 	});
+}
+
+/** Identifies one registration on the platform (a URL, its settings, the secret it carries). */
+export function registrationKey(registration: Registration): string {
+	return [
+		registration.url,
+		registration.fingerprint,
+		registration.secretHash ?? registration.secretTag ?? '',
+	].join('\n');
+}
+
+/**
+ * Adds to `state` the registrations it does not hold yet (the process record's, record.ts);
+ * returns how many were added.
+ */
+export function mergeRegistrations(state: TriggerState, known: Registration[]): number {
+	const held = new Set(state.registrations.map(registrationKey));
+	let added = 0;
+	for (const registration of known) {
+		const key = registrationKey(registration);
+		if (held.has(key)) continue;
+		held.add(key);
+		state.registrations.push({ ...registration });
+		added += 1;
+	}
+	return added;
 }
 
 /** The headers sent to POST /integration/webhook/create: the user's first, then ours. */

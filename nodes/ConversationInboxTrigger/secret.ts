@@ -9,8 +9,9 @@
  *   HMAC-SHA256(key = API token, message = DERIVATION_LABEL + node identity), hex (64 characters)
  *
  * It is not the token, and HMAC's output reveals nothing about its key; it differs per node (its
- * webhook ID) and per API token. Changing the token changes it: a re-activation then registers
- * again (see `secretTag`), and the older registrations' deliveries are refused and logged.
+ * webhook ID) and per API token. Changing the token changes the secret of the registrations made
+ * from then on only: each registration keeps the secret it was made with, and the node keeps a
+ * hash of that secret (`secretHash`) to accept its deliveries under any later token.
  */
 import { createHash, createHmac } from 'crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
@@ -35,12 +36,16 @@ export function deriveSecret(apiToken: string, identity: string): string {
 }
 
 /**
- * A short, one-way tag of a secret, kept with each registration in static data so a later
- * activation can tell whether the registration still carries the current secret.
+ * The one-way hash of a registration's secret that static data keeps (64 hex characters): a
+ * delivery is accepted when the hash of its secret header equals a registration's hash, whatever
+ * token the node has now. The secret is 256 bits of HMAC output, so its hash cannot be reversed.
  */
-export function secretTag(secret: string): string {
-	return createHash('sha256').update(`tag\n${secret}`, 'utf8').digest('hex').slice(0, 16);
+export function secretHash(secret: string): string {
+	return createHash('sha256').update(`tag\n${secret}`, 'utf8').digest('hex');
 }
+
+/** Length of the `secretTag` stored before `secretHash`: the hash's first 16 characters. */
+export const SECRET_TAG_LENGTH = 16;
 
 /** The node's current secret; undefined when the credential cannot be read or has no token. */
 export async function currentSecret(

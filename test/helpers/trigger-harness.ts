@@ -40,6 +40,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
@@ -71,6 +72,28 @@ export interface TriggerSetup {
 	webhookId?: string | null;
 	/** the node's typeVersion (default: the one the editor gives a new node) */
 	typeVersion?: number;
+	/** the node's class as one n8n process loaded it (default: this test file's; see `restartedN8n`) */
+	nodeClass?: typeof ConversationInboxTrigger;
+}
+
+/**
+ * The trigger's module as a restarted n8n process (or n8n after an update of the package) loads
+ * it: the node's files and our shared ones loaded again, so module state (the process record of
+ * registrations, record.ts) starts empty. n8n-workflow stays the one n8n provides (a peer), as
+ * in n8n; static data is whatever the test hands the new TriggerInstance.
+ */
+export function restartedN8n(): typeof ConversationInboxTrigger {
+	let loaded: typeof ConversationInboxTrigger | undefined;
+	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => n8nWorkflow);
+		loaded = (
+			require('../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node') as {
+				ConversationInboxTrigger: typeof ConversationInboxTrigger;
+			}
+		).ConversationInboxTrigger;
+	});
+	if (!loaded) throw new Error('the trigger module did not load');
+	return loaded;
 }
 
 /** The node type as n8n holds it, with `typeVersion` as the version a node is created at. */
@@ -81,11 +104,12 @@ function atVersion(nodeType: ConversationInboxTrigger, typeVersion: number | und
 
 /** One trigger node in one workflow, as n8n holds it in memory between load and save. */
 export class TriggerInstance {
-	readonly nodeType = new ConversationInboxTrigger();
+	readonly nodeType: ConversationInboxTrigger;
 	readonly workflow: Workflow;
 	readonly node: INode;
 
 	constructor(readonly setup: TriggerSetup) {
+		this.nodeType = new (setup.nodeClass ?? ConversationInboxTrigger)();
 		const fixture = makeWorkflow(TRIGGER_TYPE, atVersion(this.nodeType, setup.typeVersion), setup.parameters, {
 			staticData: setup.staticData ? (JSON.parse(JSON.stringify(setup.staticData)) as IDataObject) : undefined,
 			webhookId: setup.webhookId === null ? undefined : (setup.webhookId ?? TEST_WEBHOOK_ID),
@@ -293,6 +317,11 @@ export class N8nWebhookEndpointStandIn {
 
 	attach(instance: TriggerInstance): void {
 		this.instance = instance;
+	}
+
+	/** No active workflow: n8n answers 404 (the webhook is not registered). */
+	detach(): void {
+		this.instance = undefined;
 	}
 
 	/** Executions so far: calls that emitted items. */

@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_HEADER, REGISTRATION_HEADER, SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { startSandbox } from '../sandbox';
-import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
+import { N8nWebhookEndpointStandIn, restartedN8n, TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
 import {
 	DEMO,
@@ -20,6 +20,7 @@ import {
 	OFFICIAL,
 	releasedTrigger,
 	sandboxForFile,
+	secretHashOf,
 	triggerParameters,
 	UNKNOWN_INTEGRATION,
 	webhooksFor,
@@ -104,21 +105,20 @@ describe('activation (create)', () => {
 		expect(headerOf(webhooks[0], REGISTRATION_HEADER)).not.toBe(headerOf(webhooks[1], REGISTRATION_HEADER));
 
 		// Static data records each registration by URL and fingerprint (which covers integration,
-		// event, transfer type, delay and extra headers), and the tag of the secret it carries.
+		// event, transfer type, delay and extra headers), and the hash of the secret it carries.
 		expect(state.registrations).toEqual(
 			webhooks.map((webhook) => ({
 				url,
 				event: webhook.type,
 				fingerprint: headerOf(webhook, REGISTRATION_HEADER),
-				secretTag: expect.stringMatching(/^[0-9a-f]{16}$/),
+				secretHash: secretHashOf(secret),
 			})),
 		);
 		// The user's header values are not kept in static data, only a hash of them; nor is the
-		// secret (only a short one-way tag of it) or the token.
+		// secret (only its one-way hash) or the token.
 		expect(JSON.stringify(state)).not.toContain('proxy-123');
 		expect(JSON.stringify(state)).not.toContain(secret);
 		expect(JSON.stringify(state)).not.toContain(DEMO.token);
-		expect(state.registrations?.every((registration) => /^[0-9a-f]{16}$/.test(registration.secretTag ?? ''))).toBe(true);
 	});
 
 	test('each trigger node gets its own secret; it is not the token and does not contain it', async () => {
@@ -297,7 +297,7 @@ describe('deactivation (delete) and re-activation', () => {
 		expect(webhooksFor(fixture.sandbox, url)).toHaveLength(5);
 	});
 
-	test('registrations made under another API token are not reused: re-activation registers again with the new secret', async () => {
+	test('registrations made under another API token are reused: after the token changed, re-activation (n8n restarted, static data only) registers nothing', async () => {
 		const first = trigger(triggerParameters());
 		await first.activate();
 		const webhookId = first.node.webhookId!;
@@ -306,19 +306,20 @@ describe('deactivation (delete) and re-activation', () => {
 		const rotatedApi = await startSandbox({ token: rotated, minuteMs: 20 });
 		try {
 			const again = trigger(triggerParameters(), {
+				nodeClass: restartedN8n(),
 				staticData: first.persistedStaticData(),
 				webhookId,
 				webhookBaseUrl: N8N_WEBHOOK_BASE,
 				credentials: { baseUrl: rotatedApi.baseUrl, apiToken: rotated },
 			});
-			expect(await again.runHook('checkExists')).toBe(false);
-			await again.activate();
-			const [registration] = webhooksFor(rotatedApi, first.webhookUrl());
-			expect(headerOf(registration, SECRET_HEADER)).toBe(derivedSecretFor(webhookId, rotated));
-			expect(derivedSecretFor(webhookId, rotated)).not.toBe(derivedSecretFor(webhookId));
-			// Both registrations are on record; only the new one is reused from now on.
-			expect(stored(again).registrations).toHaveLength(2);
 			expect(await again.runHook('checkExists')).toBe(true);
+			const calls = await again.activate();
+			expect(calls.every((call) => call.hook === 'checkExists' && call.result === true)).toBe(true);
+			expect(webhooksFor(rotatedApi, first.webhookUrl())).toEqual([]);
+			// The one registration keeps the hash of the secret it was made with (the first token's).
+			expect(stored(again).registrations).toEqual([
+				expect.objectContaining({ secretHash: secretHashOf(derivedSecretFor(webhookId)) }),
+			]);
 		} finally {
 			await rotatedApi.close();
 		}
@@ -404,7 +405,7 @@ describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of
 					url: released.activation.webhookUrl,
 					event: 'MESSAGE_SENT',
 					fingerprint: headerOf(added[0], 'x-inbox-registration'),
-					secretTag: expect.stringMatching(/^[0-9a-f]{16}$/),
+					secretHash: secretHashOf(derivedSecretFor(released.node.webhookId)),
 				},
 			],
 		});

@@ -12,7 +12,7 @@ import {
 	SECRET_HEADER,
 } from '../../nodes/ConversationInboxTrigger/registrations';
 import type { InboxCredentials } from '../helpers/n8n-harness';
-import { N8nWebhookEndpointStandIn, TriggerInstance } from '../helpers/trigger-harness';
+import { N8nWebhookEndpointStandIn, restartedN8n, TriggerInstance } from '../helpers/trigger-harness';
 import type { EndpointCall } from '../helpers/trigger-harness';
 import type { Sandbox } from './setup';
 import { headersOf, startTestSandbox, triggerParameters, webhooksFor, WHATSAPP } from './setup';
@@ -160,8 +160,9 @@ describe('authenticity', () => {
 		}
 	});
 
-	test('a node whose credential holds another API token refuses the delivery with 401', async () => {
+	test('a node whose credential holds another API token and that has no record of the registration (no static data, n8n restarted) refuses the delivery with 401', async () => {
 		const rotated = new TriggerInstance({
+			nodeClass: restartedN8n(),
 			credentials: { ...credentials, apiToken: 'another-token' },
 			webhookBaseUrl: endpoint.webhookBaseUrl,
 			webhookId: instance.node.webhookId,

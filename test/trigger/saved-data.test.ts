@@ -5,12 +5,13 @@
  * version-1 secret exists (or the secret is empty) would be deaf (its deliveries carry a secret the
  * trigger rejects); a damaged entry kept would be taken for a registration, or crash activation.
  * Through the trigger harness (n8n-core's HookContext) against the sandbox, which counts the
- * registrations it receives.
+ * registrations it receives. Each re-activation runs in a restarted n8n (`restartedN8n`: the
+ * module loaded again), so static data is all the node knows, not its process record.
  */
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { TriggerInstance } from '../helpers/trigger-harness';
+import { restartedN8n, TriggerInstance } from '../helpers/trigger-harness';
 import { sandboxForFile, triggerParameters } from './setup';
 
 const fixture = sandboxForFile();
@@ -22,8 +23,13 @@ beforeEach(() => fixture.sandbox.reset());
 const registrationsReceived = (): number =>
 	fixture.sandbox.requests.filter((request) => request.method === 'POST' && request.path === REGISTER).length;
 
-function trigger(staticData?: IDataObject, webhookId: string = randomUUID()): TriggerInstance {
+function trigger(
+	staticData?: IDataObject,
+	webhookId: string = randomUUID(),
+	nodeClass?: ReturnType<typeof restartedN8n>,
+): TriggerInstance {
 	return new TriggerInstance({
+		nodeClass,
 		parameters,
 		credentials: fixture.credentials,
 		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
@@ -57,11 +63,12 @@ const entriesOf = (data: IDataObject): Entry[] => (data.registrations as Entry[]
 const withoutTag = (entry: Entry): Entry => {
 	const copy = { ...entry };
 	delete copy.secretTag;
+	delete copy.secretHash;
 	return copy;
 };
 
 async function reactivate(workflow: IDataObject, webhookId: string): Promise<TriggerInstance> {
-	const again = trigger(workflow, webhookId);
+	const again = trigger(workflow, webhookId, restartedN8n());
 	await again.activate();
 	return again;
 }
@@ -88,9 +95,28 @@ describe('stored registrations without a secret tag (made with the version-1 sec
 		expect(registrationsReceived()).toBe(1);
 	});
 
-	test('with a secret tag of another secret: registered again', async () => {
+	test('with a secret tag of a secret made under another token: reused, nothing registered (its deliveries match the tag)', async () => {
 		const { node, webhookId, workflow } = await savedByFirstActivation();
-		const stored = { registrations: entriesOf(node).map((entry) => ({ ...entry, secretTag: '0'.repeat(16) })) };
+		const stored = {
+			registrations: entriesOf(node).map((entry) => {
+				const copy: IDataObject = { ...entry, secretTag: '0'.repeat(16) };
+				delete copy.secretHash;
+				return copy;
+			}),
+		};
+		await reactivate(withNodeData(workflow, stored), webhookId);
+		expect(registrationsReceived()).toBe(0);
+	});
+
+	test('with a secret tag that is not 16 hex characters: registered again (no delivery could match it)', async () => {
+		const { node, webhookId, workflow } = await savedByFirstActivation();
+		const stored = {
+			registrations: entriesOf(node).map((entry) => {
+				const copy: IDataObject = { ...entry, secretTag: 'not-a-tag' };
+				delete copy.secretHash;
+				return copy;
+			}),
+		};
 		await reactivate(withNodeData(workflow, stored), webhookId);
 		expect(registrationsReceived()).toBe(1);
 	});

@@ -3,7 +3,7 @@
  * Shared set-up of the trigger tests: the sandbox API on a random port, the trigger's parameters,
  * and helpers to read what the sandbox holds. Not a test file (jest runs *.test.ts only).
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -86,6 +86,14 @@ export function derivedSecretFor(webhookId: string, token: string = DEMO.token):
 	return createHmac('sha256', token)
 		.update(`n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nwebhook:${webhookId}`, 'utf8')
 		.digest('hex');
+}
+
+/**
+ * What static data keeps of a registration's secret (registrations.ts `secretHash`), computed here
+ * independently of the node's code: SHA-256 of "tag", a line feed and the secret, hex.
+ */
+export function secretHashOf(secret: string): string {
+	return createHash('sha256').update(`tag\n${secret}`, 'utf8').digest('hex');
 }
 
 export interface SandboxFixture {

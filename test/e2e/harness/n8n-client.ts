@@ -284,6 +284,14 @@ export class N8nClient {
 		await this.api('DELETE', `/credentials/${id}`);
 	}
 
+	/**
+	 * PATCH /rest/credentials/:id, as the editor saves an edited credential (`data` in full). n8n
+	 * re-activates nothing: active workflows read the new data from their next use on.
+	 */
+	async updateCredential(credential: CredentialRecord, data: Record<string, unknown>): Promise<void> {
+		await this.rest('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: credential.type, data });
+	}
+
 	/** n8n's credential test (the editor's "Test" button) on stored credential `id` with `data`. */
 	async testCredential(credential: CredentialRecord, data: Record<string, unknown>): Promise<CredentialTestResult> {
 		return await this.rest<CredentialTestResult>('POST', '/credentials/test', {
@@ -301,6 +309,11 @@ export class N8nClient {
 			settings: workflow.settings ?? { executionOrder: 'v1' },
 			...(workflow.staticData ? { staticData: workflow.staticData } : {}),
 		});
+	}
+
+	/** PUT /api/v1/workflows/:id: the workflow as edited and saved in the editor (not activated). */
+	async updateWorkflow(id: string, workflow: WorkflowDefinition): Promise<WorkflowRecord> {
+		return await this.api<WorkflowRecord>('PUT', `/workflows/${id}`, workflow);
 	}
 
 	async getWorkflow(id: string): Promise<WorkflowRecord> {
@@ -328,14 +341,19 @@ export class N8nClient {
 		const deadline = Date.now() + timeoutMs;
 		let status = '';
 		while (Date.now() < deadline) {
+			let triggers: Array<{ errorMessage?: string | null }> = [];
 			try {
-				status = (await this.rest<{ status: string }>('GET', `/workflows/${id}/publication-status`)).status;
+				({ status, triggers = [] } = await this.rest<{ status: string; triggers?: Array<{ errorMessage?: string | null }> }>('GET', `/workflows/${id}/publication-status`));
 			} catch (error) {
 				if (error instanceof HttpError && error.status === 404) return;
 				throw error;
 			}
 			if (status === 'published') return;
-			if (status !== 'in_progress') throw new Error(`workflow ${id}: publication ${status}`);
+			if (status !== 'in_progress') {
+				// What n8n's editor shows for each trigger that failed to activate.
+				const reasons = triggers.map((trigger) => trigger.errorMessage).filter(Boolean).join('; ');
+				throw new Error(`workflow ${id}: publication ${status}${reasons ? `: ${reasons}` : ''}`);
+			}
 			await sleep(200);
 		}
 		throw new Error(`workflow ${id}: publication still ${status} after ${timeoutMs} ms`);

@@ -371,7 +371,7 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			const lines = refused();
 			expect(lines).toEqual([
 				expect.stringContaining('the x-inbox-webhook-secret header is missing. Event: MESSAGE_SENT. The workflow did not run for it.'),
-				expect.stringContaining("the x-inbox-webhook-secret header does not match this node's secret (a registration made under another API token or for another node, or a forged request). Event: not one of the seven event kinds. The workflow did not run for it."),
+				expect.stringContaining("the x-inbox-webhook-secret header does not match this node's secret nor that of any registration it made (a registration of another node, or a forged request). Event: not one of the seven event kinds. The workflow did not run for it."),
 			]);
 			const log = c.stack.n8n.log();
 			expect(log).not.toContain(secret);
@@ -420,5 +420,87 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			console.log(`[e2e n8n ${c.major}] deliveries sent the moment the registration was stored: ${executed}/${ROUNDS} executed, ${ROUNDS - executed} lost`);
 			expect(outcomes).toEqual(Array.from({ length: ROUNDS }, () => 'executed'));
 		}, 300_000);
+	});
+
+	describe('the trigger: an activation the API refuses part-way, then a corrected one (issue 35)', () => {
+		const webhookId = randomUUID();
+		const REFUSAL = 'the e2e sandbox refuses CONNECTION_STATUS_UPDATE';
+		let workflow: WorkflowRecord | undefined;
+
+		afterAll(async () => {
+			ctx().sandbox.clearFaults();
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('the error carries the API\'s refusal; after removing the refused event, one registration per kind and one execution per inbound message', async () => {
+			const c = ctx();
+			const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			const ours = () => [...c.sandbox.state.webhooks.values()].filter((w) => w.url === url);
+			c.sandbox.addFault({ kind: 'status', status: 400, path: '/v2/integration/webhook/create', match: 'CONNECTION_STATUS_UPDATE', message: REFUSAL, times: Infinity });
+			workflow = await c.client.createWorkflow(triggerWorkflow(c, webhookId, 3, ['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']));
+
+			const failure = await c.client
+				.activate(workflow.id)
+				.then(() => c.client.activationApplied(workflow!.id))
+				.then(() => 'activated', (error: unknown) => String(error));
+			console.log(`[e2e n8n ${c.major}] activation refused part-way: ${failure.slice(0, 600)}`);
+			expect(failure).toContain(REFUSAL);
+			expect(ours().map((w) => w.type)).toEqual(['MESSAGE_RECEIVED']);
+			await c.client.deactivate(workflow.id).catch(() => undefined);
+
+			// The user removes the refused event and activates again.
+			await c.client.updateWorkflow(workflow.id, triggerWorkflow(c, webhookId, 3, ['MESSAGE_RECEIVED']));
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			await c.client.activationApplied(workflow.id);
+			expect(ours().map((w) => w.type)).toEqual(['MESSAGE_RECEIVED']);
+
+			const known = await c.client.executionIds(workflow.id);
+			const deliveries = (await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'inbound', text: 'after the correction' })).filter((d) => d.url === url);
+			expect(deliveries.map((d) => d.status)).toEqual([200]);
+			const [execution] = await c.client.waitForExecutions(workflow.id, known, 1);
+			expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'MESSAGE_RECEIVED', text: 'after the correction' });
+		}, 120_000);
+	});
+
+	describe('the trigger: the API token changed in the credential while active (issue 35)', () => {
+		const webhookId = randomUUID();
+		let workflow: WorkflowRecord | undefined;
+
+		afterAll(async () => {
+			if (workflow) await ctx().client.deactivate(workflow.id).catch(() => undefined);
+		});
+
+		test('the next delivery runs the workflow; deactivate → activate registers nothing and no delivery is refused', async () => {
+			const c = ctx();
+			const url = `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			const creates = (): number =>
+				c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create' && (r.body as { url?: unknown } | undefined)?.url === url).length;
+			const credential = await c.client.createCredential({ name: 'Conversation Inbox (rotated in e2e)', type: CREDENTIAL_TYPE, data: { baseUrl: c.sandbox.baseUrl, apiToken: c.sandbox.token } });
+			const definition = triggerWorkflow(c, webhookId, 3, ['MESSAGE_RECEIVED']);
+			definition.nodes[0].credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
+			workflow = await c.client.createWorkflow(definition);
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			await c.client.activationApplied(workflow.id);
+			expect(creates()).toBe(1);
+
+			await c.client.updateCredential(credential, { baseUrl: c.sandbox.baseUrl, apiToken: 'rotated-e2e-token-0123456789abcdef' });
+			const inbound = async (text: string) => {
+				const known = await c.client.executionIds(workflow!.id);
+				const deliveries = (await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'inbound', text })).filter((d) => d.url === url);
+				expect(deliveries.map((d) => d.status)).toEqual([200]);
+				const [execution] = await c.client.waitForExecutions(workflow!.id, known, 1);
+				expect(nodeJson(execution, TRIGGER)[0]).toMatchObject({ event: 'MESSAGE_RECEIVED', text });
+			};
+			await inbound('after the rotation');
+
+			await c.client.deactivate(workflow.id);
+			await c.client.activate(workflow.id);
+			await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+			await c.client.activationApplied(workflow.id);
+			expect(creates()).toBe(1);
+			await inbound('after the rotation and a re-activation');
+		}, 120_000);
 	});
 }
