@@ -271,13 +271,14 @@ export type Decision =
 	| { retry: true; delayMs: number; rateLimited: boolean }
 	| { retry: false; note?: string };
 
-const seconds = (ms: number): string => {
+/** A wait as the user reads it: "86400 s", "1.5 s". */
+export const seconds = (ms: number): string => {
 	const s = ms / 1000;
 	return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
 };
 
 /** A moment as a clock time in UTC, e.g. "2026-11-26 17:16:28 UTC". */
-const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+export const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 /** Whether to send again after `attempts` sends ended in `failure`, and after how long. */
 export function decide(
