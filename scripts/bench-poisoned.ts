@@ -27,7 +27,6 @@ import { startSandbox } from '../test/sandbox';
 
 // By its full name: under plain Node resolution "ConversationInbox.node" finds the codex file
 // ConversationInbox.node.json before the .ts source (as scripts/bench-pagination.ts).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
 
 /** The node as n8n's loader prepares it (Request Options added), as test/helpers/node-runner.ts does. */
