@@ -17,20 +17,21 @@ import { WaitLine } from './waitLine';
  *   lets the API recover, so the rate drops less (`betaAfterRetryAfter`); with nothing accepted to
  *   measure, the retry policy's backoff holds them. 5xx and timeouts are no pace signal.
  * - Never stuck (DESIGN.md): a hold lasts only while the API refuses the others too (one probe per
- *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing;
+ *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing
+ *   (unless nothing else succeeds: a spent quota, below);
+ *   times are monotonic (clock.ts); a cancel takes its sends out at once, at any queue size; an
+ *   interactive call goes before every queued send, and its time queued counts toward its Timeout
+ *   (its deadline; transport.ts gives none to a bulk run's sends, which wait as the pace asks).
  * - One refused request among accepted ones holds and lowers nothing: a Retry-After of more than
  *   `probeAfterMs` is in doubt until the API answers a send made after the refused one; accepted,
  *   the refusal was that request's own, and the decrease and the hold are undone. A Retry-After of
- *   1 s or less (a rate limit's) and a 429 without one lower the pace at once, as before.
+ *   1 s or less (a rate limit's) and a 429 without one lower the pace at once.
  * - A spent quota stops the sending (DESIGN.md, decided 2026-11-26): a Retry-After longer than the
  *   node waits with nothing accepted since puts the quota in doubt: the waiting sends wait while one
  *   probe, sent after that answer came, asks. Refused the same way: the quota is spent, and every
  *   waiting and new send fails at once, unsent (`QuotaSpent`), until the time the API named or an
  *   accepted answer; one send per `spentProbeMs` still goes as a probe (the others wait for its
  *   answer) so a quota that comes back is noticed. Any accepted answer ends the doubt.
- *   times are monotonic (clock.ts); a cancel takes its sends out at once, at any queue size; an
- *   interactive call goes before every queued send, and its time queued counts toward its Timeout
- *   (its deadline; transport.ts gives none to a bulk run's sends, which wait as the pace asks).
  * - Refusals of sends made before the last decrease belong to the same event.
  * - First come, first served, a retry first. A waiting send ends when its signal fires, leaving
  *   nothing queued or scheduled. A slot is held only while a request is on the wire, never while

@@ -8,7 +8,8 @@ import { monotonicNow, waitFor } from './clock';
  *   sending it again cannot do anything twice. The wait is the answer's `Retry-After` (seconds or an
  *   HTTP date) when it has one, else the backoff below. A `Retry-After` longer than
  *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
- *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request (pace.ts).
+ *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request, unless
+ *   the API accepts nothing else: then its quota is spent and the queued requests fail unsent (pace.ts).
  * - A connection that never carried the request (refused, host or network unreachable, a
  *   temporary DNS failure, a connect timeout), for EVERY method: nothing reached the API, so
  *   sending it again cannot do anything twice. Retried like a failed read.

@@ -10,7 +10,8 @@
  * Every expected figure is one of pace.ts's documented literals (its header and `PACE`: 10 in flight
  * at first, one more per accepted answer up to 64, halved by a refusal; no rate until a 429, then
  * 0.7 × the accepted rate, 0.9 × after a Retry-After, never under 1/s; CUBIC's C = 0.4; events at
- * least 1 s apart; a hold's one probe after 1 s; a Retry-After over 60 s holds nothing; the lanes;
+ * least 1 s apart; a hold's one probe after 1 s; a Retry-After over 60 s holds nothing unless nothing
+ * else succeeds (then the quota is spent: one probe, then one a minute); the lanes;
  * idle limiters dropped after 10 minutes) or the retry policy's (backoff 1 s × 2^(n-1) ±25 %).
  */
 import { getEventListeners } from 'events';
