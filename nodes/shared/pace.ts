@@ -17,10 +17,21 @@ import { WaitLine } from './waitLine';
  *   lets the API recover, so the rate drops less (`betaAfterRetryAfter`); with nothing accepted to
  *   measure, the retry policy's backoff holds them. 5xx and timeouts are no pace signal.
  * - Never stuck (DESIGN.md): a hold lasts only while the API refuses the others too (one probe per
- *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing;
+ *   hold asks); a Retry-After longer than the node waits (retry.ts `maxRetryAfterMs`) holds nothing
+ *   (unless nothing else succeeds: a spent quota, below);
  *   times are monotonic (clock.ts); a cancel takes its sends out at once, at any queue size; an
  *   interactive call goes before every queued send, and its time queued counts toward its Timeout
  *   (its deadline; transport.ts gives none to a bulk run's sends, which wait as the pace asks).
+ * - One refused request among accepted ones holds and lowers nothing: a Retry-After of more than
+ *   `probeAfterMs` is in doubt until the API answers a send made after the refused one; accepted,
+ *   the refusal was that request's own, and the decrease and the hold are undone. A Retry-After of
+ *   1 s or less (a rate limit's) and a 429 without one lower the pace at once.
+ * - A spent quota stops the sending (DESIGN.md, decided 2026-11-26): a Retry-After longer than the
+ *   node waits with nothing accepted since puts the quota in doubt: the waiting sends wait while one
+ *   probe, sent after that answer came, asks. Refused the same way: the quota is spent, and every
+ *   waiting and new send fails at once, unsent (`QuotaSpent`), until the time the API named or an
+ *   accepted answer; one send per `spentProbeMs` still goes as a probe (the others wait for its
+ *   answer) so a quota that comes back is noticed. Any accepted answer ends the doubt.
  * - Refusals of sends made before the last decrease belong to the same event.
  * - First come, first served, a retry first. A waiting send ends when its signal fires, leaving
  *   nothing queued or scheduled. A slot is held only while a request is on the wire, never while
@@ -39,7 +50,53 @@ export const PACE = Object.freeze({
 	minRate: 1,
 	/** how long into a hold its one probe is sent (a shorter hold is waited out by every send) */
 	probeAfterMs: 1000,
+	/** while the quota is spent, one send this often goes as a probe; the others fail unsent */
+	spentProbeMs: 60_000,
 });
+
+/**
+ * A send refused before it left: the API's quota is spent (it asked to wait longer than the node
+ * waits and accepted nothing since). The request was never sent.
+ */
+export class QuotaSpent extends Error {
+	constructor(
+		/** the wait the API asked for, in ms, in the answer that showed the quota spent */
+		readonly askedMs: number,
+		/** when the API said to try again (epoch ms, the wall clock) */
+		readonly tryAfter: number,
+	) {
+		super('The API\'s quota is spent: not sent');
+		this.name = 'QuotaSpent';
+	}
+}
+
+/** What the API's answers with a Retry-After longer than the node waits tell of its quota. */
+interface Quota {
+	/** doubt: one such refusal, nothing accepted since; spent: a send made after it was refused too */
+	state: 'doubt' | 'spent';
+	/** the wait the API asked for last (ms), and when that ends: wall clock (named) and monotonic */
+	askedMs: number;
+	tryAfter: number;
+	until: number;
+	/** the probe on the wire (0: none) */
+	probeSeq: number;
+	/** spent: when the next send may go as a probe (monotonic ms) */
+	nextProbeAt: number;
+}
+
+/** The pace as it was before a refusal in doubt lowered it (restored when that refusal was the request's own). */
+interface PaceBefore {
+	seq: number;
+	cap: number;
+	rate: number | undefined;
+	peakRate: number;
+	recoverSeconds: number;
+	eventSeq: number;
+	eventAt: number;
+	windowStart: number | undefined;
+	acceptedAtWindowStart: number;
+	nextSendAt: number;
+}
 
 /** A send let through by the limiter: it goes on the wire now, and the limiter learns from its answer. */
 export interface Turn {
@@ -106,6 +163,9 @@ export class ApiPace {
 	private probeSpent = false;
 	/** refusal events with nothing accepted in between */
 	private refusalsInARow = 0;
+	/** a refusal whose Retry-After holds the others until the API answers a send made after it */
+	private doubted: PaceBefore | undefined;
+	private quota: Quota | undefined;
 	private readonly line = new WaitLine<Waiter>();
 	private readonly bySignal = new Map<AbortSignal, SignalWaiters>();
 	private wake: { at: number; stop: () => void } | undefined;
@@ -122,6 +182,9 @@ export class ApiPace {
 
 	/** Nothing on the wire or waiting for `idleMs`: the limiter can be dropped (a new one starts fresh). */
 	idleFor(idleMs: number, now: number): boolean {
+		// A quota known spent (or in doubt) is kept until the time the API named, so a run an hour
+		// later does not send its first requests into it again.
+		if (this.quota !== undefined && now < this.quota.until) return false;
 		return this.inFlight === 0 && this.line.size === 0 && now - this.lastUsed >= idleMs;
 	}
 
@@ -173,6 +236,11 @@ export class ApiPace {
 			this.unwatch(waiter);
 			waiter.resolve(undefined);
 		}
+		if (!this.passQuota(now)) {
+			if (this.line.size === 0) this.stopWake();
+			else this.wakeAt(this.line.nextDeadline(), now);
+			return;
+		}
 		let blockedUntil = Infinity;
 		while (this.line.size > 0 && this.inFlight < Math.floor(this.cap)) {
 			const held = this.holdUntil > now;
@@ -197,6 +265,36 @@ export class ApiPace {
 		// Nothing waits: no timer is left behind. Else one wake-up, at the first moment one may go or time out.
 		if (this.line.size === 0) this.stopWake();
 		else this.wakeAt(Math.min(blockedUntil, this.line.nextDeadline()), now);
+	}
+
+	/**
+	 * While the quota is in doubt or spent: one probe goes (in doubt at once, spent once a minute)
+	 * and the others wait for its answer; spent with no probe due, every waiting send fails at once,
+	 * unsent. True when the quota holds nothing.
+	 */
+	private passQuota(now: number): boolean {
+		const quota = this.quota;
+		if (quota === undefined) return true;
+		if (now >= quota.until) {
+			// The time the API named has come.
+			this.quota = undefined;
+			return true;
+		}
+		if (quota.probeSeq !== 0) return false;
+		if (quota.state === 'spent' && now < quota.nextProbeAt) {
+			for (let waiter = this.line.take(); waiter !== undefined; waiter = this.line.take()) {
+				this.unwatch(waiter);
+				waiter.reject(new QuotaSpent(quota.askedMs, quota.tryAfter));
+			}
+			return false;
+		}
+		if (this.line.size > 0 && this.inFlight < Math.floor(this.cap)) {
+			const waiter = this.line.take() as Waiter;
+			this.unwatch(waiter);
+			quota.probeSeq = this.letGo(now);
+			waiter.resolve(quota.probeSeq);
+		}
+		return false;
 	}
 
 	/** A send goes on the wire: its place in the order of sends. */
@@ -271,9 +369,16 @@ export class ApiPace {
 		this.lastUsed = now;
 		const probe = seq === this.probeSeq;
 		if (probe) this.probeSeq = 0;
+		const quotaProbe = this.quota !== undefined && seq === this.quota.probeSeq;
+		if (quotaProbe && this.quota) this.quota.probeSeq = 0;
 		if (answer.kind === 'accepted') {
 			this.accepted++;
 			this.refusalsInARow = 0;
+			// Something succeeds: the quota is not spent.
+			this.quota = undefined;
+			// A send made after the refusal in doubt was accepted while it held the others: it was that
+			// request's own (its item, its contact), not the API's pace. As if it never came.
+			if (this.doubted !== undefined && seq > this.doubted.seq && this.holdUntil > now) this.undoDoubted();
 			this.cap = Math.min(PACE.maxInFlight, this.cap + 1);
 			if (this.rate !== undefined) this.rate = this.cubicRate(now);
 			// The probe was accepted: the refusal concerned that request (its item, its contact), not
@@ -281,17 +386,74 @@ export class ApiPace {
 			if (probe) this.holdUntil = 0;
 		} else if (answer.kind === 'refused') {
 			this.refused++;
-			// A wait longer than the node ever waits fails that request at once (retry.ts) and holds
-			// nothing else: each other request learns the API's answer for itself, at once.
-			if (!(answer.retryAfterMs !== undefined && answer.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs)) {
+			if (answer.retryAfterMs !== undefined && answer.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs) {
+				// Longer than the node ever waits: that request fails at once (retry.ts) and holds
+				// nothing else, unless nothing else succeeds (the quota, below).
+				this.quotaRefused(now, answer.retryAfterMs, quotaProbe);
+			} else {
+				// The API refuses a send made after the one in doubt too: its refusal was the API's.
+				if (this.doubted !== undefined && seq > this.doubted.seq) this.doubted = undefined;
+				// The quota's probe answered at the API's pace: the quota is back.
+				if (quotaProbe) this.quota = undefined;
+				const before = this.snapshot(seq);
+				const holding = this.holdUntil > now;
 				// Sent before the last decrease, or within its window: the same event.
 				if (seq > this.eventSeq && (this.eventSeq === 0 || now - this.eventAt >= PACE.minWindowMs)) this.decrease(now, answer.retryAfterMs === undefined ? PACE.beta : PACE.betaAfterRetryAfter);
 				this.hold(now, answer.retryAfterMs);
+				// A wait worth asking about (it has a probe), starting a hold: in doubt until a later send answers.
+				if (!holding && this.doubted === undefined && answer.retryAfterMs !== undefined && answer.retryAfterMs > PACE.probeAfterMs) this.doubted = before;
 			}
+		} else if (quotaProbe && this.quota?.state === 'spent') {
+			// The probe said nothing (5xx, no answer): still spent, the next probe in a minute.
+			this.quota.nextProbeAt = now + PACE.spentProbeMs;
 		}
+		// The hold is over (waited out, or ended by a probe): nothing is in doubt any more.
+		if (this.holdUntil <= now) this.doubted = undefined;
 		// Measured from the next send when the API goes idle, so an idle hour is not averaged in.
 		if (this.inFlight === 0 && this.line.size === 0) this.windowStart = undefined;
 		this.pump();
+	}
+
+	/** A refusal with a Retry-After longer than the node waits: the quota in doubt, or spent when it was the probe's. */
+	private quotaRefused(now: number, retryAfterMs: number, quotaProbe: boolean): void {
+		const asked = { askedMs: retryAfterMs, tryAfter: Date.now() + retryAfterMs, until: now + retryAfterMs };
+		if (this.quota === undefined) {
+			this.quota = { state: 'doubt', ...asked, probeSeq: 0, nextProbeAt: 0 };
+		} else if (quotaProbe) {
+			// A send made after the API refused this way was refused the same way: nothing succeeds.
+			this.quota = { ...this.quota, ...asked, state: 'spent', nextProbeAt: now + PACE.spentProbeMs };
+		}
+	}
+
+	private snapshot(seq: number): PaceBefore {
+		return {
+			seq,
+			cap: this.cap,
+			rate: this.rate,
+			peakRate: this.peakRate,
+			recoverSeconds: this.recoverSeconds,
+			eventSeq: this.eventSeq,
+			eventAt: this.eventAt,
+			windowStart: this.windowStart,
+			acceptedAtWindowStart: this.acceptedAtWindowStart,
+			nextSendAt: this.nextSendAt,
+		};
+	}
+
+	/** The refusal in doubt was that request's own: the pace as before it, and no hold. */
+	private undoDoubted(): void {
+		const before = this.doubted as PaceBefore;
+		this.doubted = undefined;
+		this.cap = before.cap;
+		this.rate = before.rate;
+		this.peakRate = before.peakRate;
+		this.recoverSeconds = before.recoverSeconds;
+		this.eventSeq = before.eventSeq;
+		this.eventAt = before.eventAt;
+		this.windowStart = before.windowStart;
+		this.acceptedAtWindowStart = before.acceptedAtWindowStart;
+		this.nextSendAt = before.nextSendAt;
+		this.holdUntil = 0;
 	}
 
 	/** A new refusal event: a lower rate, from what the API accepted since the last one. */

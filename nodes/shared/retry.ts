@@ -8,7 +8,8 @@ import { monotonicNow, waitFor } from './clock';
  *   sending it again cannot do anything twice. The wait is the answer's `Retry-After` (seconds or an
  *   HTTP date) when it has one, else the backoff below. A `Retry-After` longer than
  *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
- *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request (pace.ts).
+ *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request, unless
+ *   the API accepts nothing else: then its quota is spent and the queued requests fail unsent (pace.ts).
  * - A connection that never carried the request (refused, host or network unreachable, a
  *   temporary DNS failure, a connect timeout), for EVERY method: nothing reached the API, so
  *   sending it again cannot do anything twice. Retried like a failed read.
@@ -271,13 +272,14 @@ export type Decision =
 	| { retry: true; delayMs: number; rateLimited: boolean }
 	| { retry: false; note?: string };
 
-const seconds = (ms: number): string => {
+/** A wait as the user reads it: "86400 s", "1.5 s". */
+export const seconds = (ms: number): string => {
 	const s = ms / 1000;
 	return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
 };
 
 /** A moment as a clock time in UTC, e.g. "2026-11-26 17:16:28 UTC". */
-const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+export const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 /** Whether to send again after `attempts` sends ended in `failure`, and after how long. */
 export function decide(

@@ -18,13 +18,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ErrorHints } from './errors';
 import { networkError, notSentAgainError } from './errors';
 import { monotonicNow } from './clock';
-import { paceOf } from './pace';
+import { paceOf, QuotaSpent } from './pace';
 import { doneEarlier, readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
+	clockTime,
 	DEFAULT_RETRY_POLICY,
 	describeNetworkError,
 	networkFailure,
+	seconds,
 	withRetry,
 } from './retry';
 import type { WriteOutcome, WriteScope } from './writes';
@@ -146,6 +148,28 @@ function queueTimeoutError(context: Context, method: string, path: string, call:
 }
 
 /**
+ * A send refused before it left because the API's quota is spent (pace.ts): nothing was sent, so
+ * nothing was done, and a later try (n8n's Retry On Fail included) may send it.
+ */
+function quotaSpentError(context: Context, method: string, path: string, call: CallSettings, spent: QuotaSpent): NodeApiError {
+	const wait = seconds(spent.askedMs);
+	const until = clockTime(spent.tryAfter);
+	const message = `The API asked to wait ${wait} (until ${until}) and accepted nothing since: not sent`;
+	const error = new NodeApiError(
+		context.getNode(),
+		{ success: false, message: 'quota spent', request: `${method} ${path}` },
+		{
+			message,
+			description: `${method} ${path} was not sent, so nothing was done on the platform: the API answered this credential's requests with HTTP 429 and Retry-After: ${wait}, longer than the node waits (${seconds(DEFAULT_RETRY_POLICY.maxRetryAfterMs)}), and accepted none since (its quota looks spent). Try again after ${until}. Until then the node sends at most one request a minute with this credential, to notice when the API accepts again.`,
+			httpCode: null as unknown as string,
+			itemIndex: call.itemIndex,
+		},
+	);
+	error.message = message;
+	return error;
+}
+
+/**
  * One call: `options` holds the method, the address (baseURL + url), the query and the body.
  * Returns the success body; throws the NodeApiError of the last attempt.
  */
@@ -181,7 +205,11 @@ export async function sendRequest(
 		// is left of it): someone waits for it. A bulk run's sends wait as long as the API's pace asks,
 		// or a run at the API's limit could not finish (1 000 items at 10/s queue for 100 s).
 		const deadline = interactive ? monotonicNow() + call.timeoutMs : undefined;
-		const turn = await pace.turn(call.signal, { isRetry: sends > 1, interactive, deadline });
+		// A spent quota refuses the send before it leaves (pace.ts); a cancel passes through.
+		const turn = await pace
+			.turn(call.signal, { isRetry: sends > 1, interactive, deadline })
+			.catch(async (error: unknown) => (error instanceof QuotaSpent ? error : await Promise.reject(error)));
+		if (turn instanceof QuotaSpent) return { ok: false, error: quotaSpentError(context, method, path, call, turn), failure: { kind: 'final' } };
 		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
 		if (deadline !== undefined) sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
 		try {

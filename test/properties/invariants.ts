@@ -10,7 +10,8 @@
  *     boundOf), a cancelled one within 3 s of its cancel (plus 30 ms an item and the latency of what
  *     is on the wire),
  *     and every item ends: done, or failed with a message naming the status that came (or
- *     the dropped connection when none came);
+ *     the dropped connection when none came), or, once the API refused with a Retry-After over
+ *     60 s, failed unsent because the quota is spent (DESIGN.md, decided 2026-11-26);
  * (c) a 2xx from the API to a write is done: the item is not an error, or its error says the write
  *     was done (where the output's main value, the new tag's ID, is missing) and never "may have";
  * (d) no uncaught exception, no timer or abort listener left once everything was answered.
@@ -25,6 +26,8 @@ interface Seen {
 	status: number;
 	/** the body's form (script.ts); 'handler' when the sandbox answered as usual */
 	body: ScriptedBody;
+	/** the scripted Retry-After, if any */
+	retryAfter?: string;
 }
 
 /** The answers the world scripted and the sandbox wrote, per receipt (the sandbox's own answers are its JSON). */
@@ -36,7 +39,8 @@ function seenOf(world: World, received: RecordedRequest[]): Map<string, Seen[]> 
 		const list = seen.get(name) ?? [];
 		const step = steps.get(name)?.[list.length];
 		const body = step && (step.kind === 'refuse' || step.kind === 'done') ? step.body : 'handler';
-		list.push({ status: request.status, body });
+		const retryAfter = step?.kind === 'refuse' ? step.retryAfter : undefined;
+		list.push({ status: request.status, body, ...(retryAfter !== undefined && { retryAfter }) });
 		seen.set(name, list);
 	}
 	return seen;
@@ -69,9 +73,18 @@ const CANCEL_BOUND_MS = 3000;
 /** The most requests the node has on the wire at once per API (pace.ts PACE.maxInFlight, 64): sent before a cancel, they may arrive after it. */
 const MAX_IN_FLIGHT = 64;
 
+/** The node's error for a send it refused itself because the API's quota is spent (transport.ts): never sent. */
+const QUOTA_SPENT = /The API asked to wait \d+ s \(until [^)]* UTC\) and accepted nothing since: not sent/;
+
+/** The longest Retry-After the node waits (retry.ts maxRetryAfterMs): a longer one may show the quota spent. */
+const CEILING_S = 60;
+
 export function violations(world: World, observed: Observation): string[] {
 	const found: string[] = [];
 	const seen = seenOf(world, observed.received);
+	// Once the API refused with a Retry-After over the ceiling, an item may fail unsent, saying so.
+	const quotaMayBeSpent = [...seen.values()].some((answers) => answers.some((answer) => answer.status === 429 && Number(answer.retryAfter) > CEILING_S));
+	const unsentForQuota = (text: string): boolean => quotaMayBeSpent && QUOTA_SPENT.test(text);
 
 	// (a) never twice
 	for (const [name, answers] of seen) {
@@ -102,7 +115,7 @@ export function violations(world: World, observed: Observation): string[] {
 		if (result.error) {
 			// The node stopped the workflow: one error, for an item that did not get the API's 2xx.
 			const { itemIndex, text } = result.error;
-			if (itemIndex !== undefined) {
+			if (itemIndex !== undefined && !unsentForQuota(text)) {
 				const last = lastOf(itemIndex);
 				if (last && apiSuccess(last) && !saysDone(text)) found.push(`(c) execution ${execution} stopped on item ${itemIndex}, which the API answered HTTP ${last.status}: ${text}`);
 				else if (last && last.status > 0 && !text.includes(`HTTP ${last.status}`)) found.push(`(b) execution ${execution} stopped on item ${itemIndex} without naming the HTTP ${last.status} that came: ${text}`);
@@ -118,6 +131,7 @@ export function violations(world: World, observed: Observation): string[] {
 			const last = lastOf(item);
 			const name = itemName(execution, item);
 			if (!entry) continue;
+			if (entry.failed && unsentForQuota(JSON.stringify(entry.json))) continue;
 			if (!last) {
 				if (entry.failed) found.push(`(b) ${name} failed without the API being asked: ${JSON.stringify(entry.json)}`);
 				else found.push(`(b) ${name} reported done, but the API never received it`);

@@ -68,15 +68,24 @@ describe('issue 29: answers that are not JSON', () => {
 });
 
 describe('issue 29: never stuck', () => {
-	test('Retry-After: 86400 on every answer, 40 items: every item fails at once naming the 429', async () => {
+	test('Retry-After: 86400 on every answer, 40 items: every item fails at once, the sent ones naming the 429, the others unsent as the quota is spent (issue 35: at most 11 sent)', async () => {
 		const world: World = {
 			executions: [{ items: 40, settings: { ...RETRY_3, retryOnFail: false, onError: 'continueRegularOutput' } }],
 			scripts: Array.from({ length: 40 }, (_, item) => ({ execution: 0, item, steps: [refuse(429, { retryAfter: '86400' })] })),
 			latencyMs: 0,
 		};
 		const observed = await played(world);
-		expect(observed.executions[0].items.filter((entry) => entry.failed && JSON.stringify(entry.json).includes('HTTP 429'))).toHaveLength(40);
-		expect(receiptsOf(observed, 0, 40)).toEqual(Array.from({ length: 40 }, () => 1));
+		const receipts = receiptsOf(observed, 0, 40);
+		const items = observed.executions[0].items;
+		expect(items).toHaveLength(40);
+		for (const entry of items) {
+			const text = JSON.stringify(entry.json);
+			expect(entry.failed).toBe(true);
+			if (receipts[entry.item] === 1) expect(text).toContain('HTTP 429');
+			else expect(text).toMatch(/The API asked to wait 86400 s \(until .* UTC\) and accepted nothing since: not sent/);
+		}
+		expect(receipts.every((count) => count <= 1)).toBe(true);
+		expect(receipts.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(11);
 	});
 
 	test('one item refused with Retry-After: 60 while the API accepts the 49 others: all 49 are received before the cancel that ends the wait', async () => {

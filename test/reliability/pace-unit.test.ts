@@ -10,7 +10,8 @@
  * Every expected figure is one of pace.ts's documented literals (its header and `PACE`: 10 in flight
  * at first, one more per accepted answer up to 64, halved by a refusal; no rate until a 429, then
  * 0.7 × the accepted rate, 0.9 × after a Retry-After, never under 1/s; CUBIC's C = 0.4; events at
- * least 1 s apart; a hold's one probe after 1 s; a Retry-After over 60 s holds nothing; the lanes;
+ * least 1 s apart; a hold's one probe after 1 s; a Retry-After over 60 s holds nothing unless nothing
+ * else succeeds (then the quota is spent: one probe, then one a minute); the lanes;
  * idle limiters dropped after 10 minutes) or the retry policy's (backoff 1 s × 2^(n-1) ±25 %).
  */
 import { getEventListeners } from 'events';
@@ -18,7 +19,7 @@ import { getEventListeners } from 'events';
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { Turn, TurnOptions } from '../../nodes/shared/pace';
-import { ApiPace, forgetPaces, IDLE_PACE_MS, PACE, paceOf, pacesKept } from '../../nodes/shared/pace';
+import { ApiPace, forgetPaces, IDLE_PACE_MS, PACE, paceOf, pacesKept, QuotaSpent } from '../../nodes/shared/pace';
 
 /** Stand-in for an HTTP request: the answer a test decides. */
 const answerWith =
@@ -106,7 +107,7 @@ afterEach(() => {
 });
 
 describe('the PACE constants (pace.ts header, DESIGN.md)', () => {
-	test('10 in flight at first, at most 64, β 0.7 (0.9 after a Retry-After), C 0.4, windows of 1 s, at least 1 request/s, the probe after 1 s; idle limiters dropped after 10 minutes', () => {
+	test('10 in flight at first, at most 64, β 0.7 (0.9 after a Retry-After), C 0.4, windows of 1 s, at least 1 request/s, the probe after 1 s, a spent quota probed once a minute; idle limiters dropped after 10 minutes', () => {
 		expect(PACE).toEqual({
 			initialInFlight: 10,
 			maxInFlight: 64,
@@ -116,6 +117,7 @@ describe('the PACE constants (pace.ts header, DESIGN.md)', () => {
 			minWindowMs: 1000,
 			minRate: 1,
 			probeAfterMs: 1000,
+			spentProbeMs: 60_000,
 		});
 		expect(Object.isFrozen(PACE)).toBe(true);
 		expect(IDLE_PACE_MS).toBe(600_000);
@@ -376,7 +378,9 @@ describe('the rate is measured where the API worked', () => {
 	});
 
 	test('sends waiting out a hold with nothing on the wire are no idle moment: the window runs on from the refusal', async () => {
-		const [refusedFirst, early] = askMany('r', 2);
+		// `early` is sent before the refused one: its acceptance says nothing of the refusal (one made
+		// after it would show the refusal was that request's own and end the hold)
+		const [early, refusedFirst] = askMany('r', 2);
 		await settle();
 		await answer(refusedFirst, 429, { 'retry-after': '2' });
 		askMany('s', 5);
@@ -692,6 +696,211 @@ describe('a hold and its one probe', () => {
 		expect(went()).toBe(3);
 		await at(6000);
 		expect(went()).toBe(5);
+	});
+});
+
+describe('one refused request among accepted ones holds nothing (DESIGN.md, a spent quota, decided 2026-11-26)', () => {
+	test('Retry-After: 60 on one send, then a send made after it accepted: the refusal was that request\'s own, the hold ends and the cap is 10 + 1, no rate', async () => {
+		askMany('s', 30);
+		await settle();
+		await answer(asks[0], 429, { 'retry-after': '60' });
+		expect(pace.holding).toBe(true);
+		await answer(asks[1], 200);
+		expect(pace.holding).toBe(false);
+		expect(pace.rate).toBeUndefined();
+		// 10 at first, one more for the accepted answer: 11 on the wire, none of them the refused one
+		expect(pace.inFlight).toBe(11);
+		expect(went()).toBe(13);
+	});
+
+	test('with a rate: 20 accepted, a 429 without Retry-After (14/s); 2 s later one refused with Retry-After: 5 and a later send accepted: the rate is CUBIC\'s from the first refusal, as if the second never came', async () => {
+		askMany('s', 40);
+		await settle();
+		await answerOldest(20, 200);
+		await answerOldest(1, 429);
+		expect(pace.rate).toBeCloseTo(14, 9);
+		// sends made after that decrease, out at 14/s
+		await at(2000);
+		const [refused, later] = onTheWire().slice(-2);
+		await answer(refused, 429, { 'retry-after': '5' });
+		expect(pace.holding).toBe(true);
+		await answer(later, 200);
+		expect(pace.holding).toBe(false);
+		// peak 20/s, β 0.7: back at 20/s after ∛(20 × 0.3 / 0.4) s; 2 s after the first refusal
+		expect(pace.rate).toBeCloseTo(0.4 * (2 - Math.cbrt((20 * 0.3) / 0.4)) ** 3 + 20, 6);
+	});
+
+	test('a send made after the refused one refused too: the refusal was the API\'s; a third accepted keeps the hold (until the probe)', async () => {
+		askMany('s', 30);
+		await settle();
+		await answer(asks[0], 429, { 'retry-after': '60' });
+		await answer(asks[1], 429, { 'retry-after': '60' });
+		await answer(asks[2], 200);
+		expect(pace.holding).toBe(true);
+		expect(went()).toBe(10);
+		// cap 10 → 5, + 1: two answers that say nothing free a slot for the hold's probe at 1 s
+		await answerOldest(2, 503);
+		await at(999);
+		expect(went()).toBe(10);
+		await at(1000);
+		expect(went()).toBe(11);
+	});
+
+	test('a Retry-After of 1 s (a rate limit\'s) is in no doubt: a later send accepted keeps the hold and the halved cap (10 → 5, + 1)', async () => {
+		askMany('s', 30);
+		await settle();
+		await answer(asks[0], 429, { 'retry-after': '1' });
+		await answer(asks[1], 200);
+		expect(pace.holding).toBe(true);
+		await answerOldest(2, 503);
+		expect(pace.inFlight).toBe(6);
+		await at(1000);
+		expect(went()).toBe(10);
+		await settle();
+		expect(pace.inFlight).toBe(6);
+	});
+
+	test('the hold waited out, a later send accepted after it: the decrease stays', async () => {
+		const [refused, kept] = askMany('s', 2);
+		await settle();
+		await answer(refused, 429, { 'retry-after': '2' });
+		expect(pace.holding).toBe(true);
+		await at(2000);
+		await answer(kept, 200);
+		// cap halved to 5, then 6: 6 of 8 new sends go at once
+		askMany('n', 8);
+		await settle();
+		expect(pace.inFlight).toBe(6);
+	});
+});
+
+describe('a spent quota stops the sending (DESIGN.md, decided 2026-11-26)', () => {
+	const DAY = { 'retry-after': '86400' };
+	const tomorrow = Date.parse('2026-11-27T14:00:00Z');
+
+	/** 30 sends; the 10 on the wire and the probe refused with Retry-After: 86400 at 14:00 UTC. */
+	async function spend(): Promise<void> {
+		jest.setSystemTime(new Date('2026-11-26T14:00:00Z'));
+		askMany('s', 30);
+		await settle();
+		await answerOldest(1, 429, DAY);
+		// in doubt: one probe, made after that answer came, goes at once; the others wait for its answer
+		expect(wentOrder).toEqual([...Array.from({ length: 10 }, (_, i) => `s${i + 1}`), 's11']);
+		await answerOldest(9, 429, DAY);
+		expect(went()).toBe(11);
+		expect(pace.waiting).toBe(19);
+		await answer(asks[10], 429, DAY);
+	}
+
+	const failedUnsent = (entry: Ask): boolean =>
+		entry.state === 'cancelled' && entry.error instanceof QuotaSpent && entry.error.askedMs === 86_400_000 && entry.error.tryAfter === tomorrow;
+
+	test('all refused with Retry-After: 86400, the probe too: the 19 waiting fail at once, unsent, naming the wait and when to try again', async () => {
+		await spend();
+		expect(pace.waiting).toBe(0);
+		expect(went()).toBe(11);
+		expect(asks.slice(11).every(failedUnsent)).toBe(true);
+		expect(pace.holding).toBe(false);
+		expect(pace.rate).toBeUndefined();
+	});
+
+	test('while spent, a new send fails at once, until a minute after the probe; then one goes as the probe and the others wait for its answer; accepted, sending resumes', async () => {
+		await spend();
+		await at(59_999);
+		const early = ask('early');
+		await settle();
+		expect(failedUnsent(early)).toBe(true);
+		await at(60_000);
+		const [probe, ...others] = askMany('p', 3);
+		await settle();
+		expect(probe.state).toBe('went');
+		expect(others.map((entry) => entry.state)).toEqual(['waiting', 'waiting']);
+		await answer(probe, 200);
+		expect(others.map((entry) => entry.state)).toEqual(['went', 'went']);
+		const after = ask('after');
+		await settle();
+		expect(after.state).toBe('went');
+	});
+
+	test('the minute\'s probe refused the same way: the others waiting for it fail, and the next probe is a minute later', async () => {
+		await spend();
+		await at(60_000);
+		const [probe, ...others] = askMany('p', 3);
+		await settle();
+		await answer(probe, 429, DAY);
+		// the wait the probe's answer asked for, from a minute later
+		expect(others.map((entry) => entry.state)).toEqual(['cancelled', 'cancelled']);
+		expect(others.every((entry) => entry.error instanceof QuotaSpent && entry.error.tryAfter === Date.parse('2026-11-27T14:01:00Z'))).toBe(true);
+		await at(119_999);
+		const early = ask('early');
+		await settle();
+		expect(early.state).toBe('cancelled');
+		await at(120_000);
+		const next = ask('next');
+		await settle();
+		expect(next.state).toBe('went');
+	});
+
+	test('the time the API named comes (Retry-After: 90, the minute\'s probe answered 503): the quota is forgotten and sends go', async () => {
+		askMany('s', 11);
+		await settle();
+		await answerOldest(1, 429, { 'retry-after': '90' });
+		await answerOldest(9, 429, { 'retry-after': '90' });
+		await answer(asks[10], 429, { 'retry-after': '90' });
+		const refusedNow = ask('now');
+		await settle();
+		expect(refusedNow.state).toBe('cancelled');
+		await at(60_000);
+		const probe = ask('probe');
+		await settle();
+		expect(probe.state).toBe('went');
+		await answer(probe, 503);
+		// a probe that says nothing: still spent, the next probe a minute later
+		const still = ask('still');
+		await settle();
+		expect(still.state).toBe('cancelled');
+		await at(90_000);
+		const [a, b] = askMany('t', 2);
+		await settle();
+		expect([a.state, b.state]).toEqual(['went', 'went']);
+	});
+
+	test('two refused with Retry-After: 86400 among accepted ones (sent at once, answered first): nothing is failed, nothing held', async () => {
+		askMany('s', 30);
+		await settle();
+		await answerOldest(2, 429, DAY);
+		await answerOldest(1, 200);
+		await settle();
+		expect(asks.filter((entry) => entry.state === 'cancelled')).toEqual([]);
+		// no quota: the cap alone decides (10 + 1 accepted, 11 on the wire)
+		expect(pace.inFlight).toBe(11);
+		expect(pace.holding).toBe(false);
+		expect(pace.rate).toBeUndefined();
+	});
+
+	test('a probe answered at the API\'s pace (Retry-After: 2) ends the doubt: the usual hold and its probe apply', async () => {
+		askMany('s', 30);
+		await settle();
+		await answerOldest(1, 429, DAY);
+		const probe = asks[10];
+		expect(probe.state).toBe('went');
+		await answer(probe, 429, { 'retry-after': '2' });
+		expect(pace.holding).toBe(true);
+		// cap 10 → 5: five answers that say nothing free a slot for the hold's probe at 1 s
+		await answerOldest(5, 503);
+		await at(999);
+		expect(went()).toBe(11);
+		await at(1000);
+		// the hold's probe, not a quota's failure
+		expect(asks.filter((entry) => entry.state === 'cancelled')).toEqual([]);
+		expect(went()).toBe(12);
+	});
+
+	test('a spent quota is kept past 10 idle minutes, until the time the API named', async () => {
+		await spend();
+		await answerOldest(0, 200);
+		expect(pace.idleFor(IDLE_PACE_MS, IDLE_PACE_MS + 60_000)).toBe(false);
+		expect(pace.idleFor(IDLE_PACE_MS, 86_400_000)).toBe(true);
 	});
 });
 
