@@ -146,7 +146,7 @@ function touch(key: string, now: number): RunMemory {
 	let run = runs.get(key);
 	if (run === undefined) run = { lastActive: now, pending: 0, dropped: false, writes: new Map() };
 	else runs.delete(key);
-	run.lastActive = Math.max(run.lastActive, now);
+	run.lastActive = now;
 	runs.set(key, run);
 	return run;
 }
@@ -170,8 +170,7 @@ function holdAnswer(run: RunMemory, key: string, outcome: WriteOutcome): void {
 }
 
 /** What an earlier try left for this write: its outcome (or bare fact), or undefined to send. */
-async function earlierOutcome(held: Held | undefined): Promise<WriteOutcome | ForgottenOutcome | undefined> {
-	if (held === undefined) return undefined;
+async function earlierOutcome(held: Held): Promise<WriteOutcome | ForgottenOutcome | undefined> {
 	if (held === 'accepted' || held === 'unknown') return { kind: held, forgotten: true };
 	// A failure of the earlier try's own path (not an answer) leaves it to this try.
 	const outcome = isPending(held) ? await held.promise.catch((): WriteOutcome | undefined => undefined) : held;
@@ -195,7 +194,10 @@ export async function writeOnce(
 	const runKey = runKeyOf(scope);
 	const key = writeKeyOf(scope, sent);
 	let run = touch(runKey, now);
-	const earlier = await earlierOutcome(run.writes.get(key));
+	// Nothing held: no await before the write is marked on the wire, so a second ask of the same
+	// write (a retry while the first try's is still in flight) finds it and waits for it.
+	const held = run.writes.get(key);
+	const earlier = held === undefined ? undefined : await earlierOutcome(held);
 	if (earlier !== undefined) {
 		touch(runKey, clock());
 		return { outcome: earlier, remembered: true };
@@ -204,8 +206,7 @@ export async function writeOnce(
 	run = touch(runKey, clock());
 	const promise = send();
 	const pending: Pending = { promise };
-	const previous = run.writes.get(key);
-	if (previous !== undefined && typeof previous === 'object' && !isPending(previous)) answersHeld--;
+	// Only nothing, or an earlier try's write that was refused or whose path failed, is replaced.
 	run.writes.set(key, pending);
 	run.pending++;
 	let settled: WriteOutcome | undefined;
@@ -224,10 +225,10 @@ export async function writeOnce(
 }
 
 /** What the memory holds now (for the tests of its bounds and the README's figures). */
-export function heldWrites(): { runs: number; facts: number; answers: number } {
+export function heldWrites(): { runs: number; facts: number; answers: number; queued: number } {
 	let facts = 0;
 	for (const run of runs.values()) facts += run.writes.size;
-	return { runs: runs.size, facts, answers: answersHeld };
+	return { runs: runs.size, facts, answers: answersHeld, queued: answers.length - answersHead };
 }
 
 /** Forgets everything (a test's fresh start; what a restart of n8n does). */

@@ -71,7 +71,7 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 			return await accepted();
 		};
 		for (let item = 0; item < 25; item++) await writeOnce(scope(item), sent, send, clock);
-		expect(heldWrites()).toEqual({ runs: 1, facts: 25, answers: 10 });
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 25, answers: 10 });
 		const retried = [];
 		for (let item = 0; item < 25; item++) retried.push(await writeOnce(scope(item), sent, send, clock));
 		expect(sends).toBe(25);
@@ -96,14 +96,14 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		for (let item = 0; item < 10_000; item++) await writeOnce(scope(item, 'small'), sent, send, clock);
 		for (let item = 0; item < 12_000; item++) await writeOnce(scope(item, 'big'), sent, send, clock);
 		expect(sends).toBe(22_000);
-		expect(heldWrites()).toEqual({ runs: 2, facts: 22_000, answers: 1_000 });
+		expect(heldWrites()).toMatchObject({ runs: 2, facts: 22_000, answers: 1_000 });
 	});
 
 	test('idle runs are dropped with their answers: nothing is held after the bound', async () => {
 		for (let item = 0; item < 3_000; item++) await writeOnce(scope(item, 'a'), sent, accepted, clock);
 		now += IDLE;
 		await writeOnce(scope(0, 'b'), sent, accepted, clock);
-		expect(heldWrites()).toEqual({ runs: 1, facts: 1, answers: 1 });
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 1, answers: 1 });
 	});
 
 	test('a refused write is not remembered; a changed request is a new write', async () => {
@@ -114,5 +114,98 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		expect((await writeOnce(scope(1), { ...sent, body: { name: 'y' } }, accepted, clock)).remembered).toBe(false);
 		// Another run index of the same node (a loop) is not a retry: sent.
 		expect((await writeOnce(scope(1, 'bound', 1), sent, accepted, clock)).remembered).toBe(false);
+	});
+
+	test('a retry that asks while the first try\'s write is on the wire waits for it: accepted, it is not sent again', async () => {
+		let release: (outcome: WriteOutcome) => void = () => undefined;
+		let sends = 0;
+		const first = writeOnce(scope(0), sent, async () => {
+			sends++;
+			return await new Promise<WriteOutcome>((resolve) => (release = resolve));
+		}, clock);
+		const retried = writeOnce(scope(0), sent, async () => {
+			sends++;
+			return await accepted();
+		}, clock);
+		// The first try's send starts after the memory's own await: let it reach the wire.
+		await new Promise((resolve) => setImmediate(resolve));
+		release({ kind: 'accepted', result: { ok: true, value: { n: 7 } } });
+		await first;
+		expect(await retried).toEqual({ outcome: { kind: 'accepted', result: { ok: true, value: { n: 7 } } }, remembered: true });
+		expect(sends).toBe(1);
+	});
+
+	test('a retry that waited for a write the API refused sends it itself', async () => {
+		let release: (outcome: WriteOutcome) => void = () => undefined;
+		const first = writeOnce(scope(0), sent, async () => await new Promise<WriteOutcome>((resolve) => (release = resolve)), clock);
+		const retried = writeOnce(scope(0), sent, accepted, clock);
+		await new Promise((resolve) => setImmediate(resolve));
+		release({ kind: 'notDone', error: new Error('refused') });
+		await first;
+		expect((await retried).remembered).toBe(false);
+		expect((await writeOnce(scope(0), sent, accepted, clock)).remembered).toBe(true);
+	});
+
+	test('a write whose own path failed (send threw, no answer) is not remembered: the retry sends it', async () => {
+		await expect(writeOnce(scope(0), sent, async () => Promise.reject(new Error('bug')), clock)).rejects.toThrow('bug');
+		expect(heldWrites()).toMatchObject({ facts: 0 });
+		let sends = 0;
+		await writeOnce(scope(0), sent, async () => {
+			sends++;
+			return await accepted();
+		}, clock);
+		expect(sends).toBe(1);
+	});
+
+	test('an unknown outcome is remembered as unknown, and past the answers bound as the bare fact "unknown"', async () => {
+		limits.maxAnswers = 1;
+		const unknown = async () => ({ kind: 'unknown' as const, error: new Error('502') });
+		await writeOnce(scope(0), sent, unknown, clock);
+		expect((await writeOnce(scope(0), sent, accepted, clock)).outcome).toEqual({ kind: 'unknown', error: new Error('502') });
+		await writeOnce(scope(1), sent, accepted, clock);
+		expect(await writeOnce(scope(0), sent, accepted, clock)).toEqual({ outcome: { kind: 'unknown', forgotten: true }, remembered: true });
+	});
+
+	test('the request identifies the write: method (any case), address, query and body (key order aside, undefined fields aside)', async () => {
+		const base = { method: 'POST', baseURL: 'http://a/v2', url: '/tag/create', qs: { a: '1' }, body: { name: 'x', list: [1, 2], nested: { b: 2, a: 1 } } };
+		await writeOnce(scope(0), base, accepted, clock);
+		const same = [
+			{ ...base, method: 'post' },
+			{ ...base, body: { nested: { a: 1, b: 2 }, list: [1, 2], name: 'x', gone: undefined } },
+		];
+		for (const request of same) expect((await writeOnce(scope(0), request, accepted, clock)).remembered).toBe(true);
+		const other = [
+			{ ...base, method: 'PUT' },
+			{ ...base, baseURL: 'http://b/v2' },
+			{ ...base, baseURL: undefined },
+			{ ...base, url: '/tag/other' },
+			{ ...base, qs: { a: '2' } },
+			{ ...base, qs: undefined },
+			{ ...base, body: { ...base.body, list: [2, 1] } },
+			{ ...base, body: { ...base.body, nested: { a: 1, b: '2' } } },
+			{ ...base, body: undefined },
+			{ ...base, body: null },
+		];
+		for (const request of other) {
+			forgetAllWrites();
+			await writeOnce(scope(0), base, accepted, clock);
+			expect({ request, remembered: (await writeOnce(scope(0), request, accepted, clock)).remembered }).toEqual({ request, remembered: false });
+		}
+	});
+
+	test('the queue of answers does not grow with the writes: past the bound, and after idle runs are dropped', async () => {
+		limits.maxAnswers = 10;
+		for (let item = 0; item < 5_000; item++) await writeOnce(scope(item), sent, accepted, clock);
+		// Compacted once more than 1 024 answers are forgotten and they are most of the queue.
+		expect(heldWrites().queued).toBeLessThanOrEqual(2 * 1_024 + 10);
+		limits.maxAnswers = 100_000;
+		for (let run = 0; run < 30; run++) {
+			for (let item = 0; item < 200; item++) await writeOnce(scope(item, `idle-${run}`), sent, accepted, clock);
+			now += IDLE;
+		}
+		await writeOnce(scope(0, 'last'), sent, accepted, clock);
+		// 30 runs of 200 answers dropped: the queue keeps at most 2 × held + 1 024 of their stale places.
+		expect(heldWrites()).toMatchObject({ runs: 1, answers: 1 });
+		expect(heldWrites().queued).toBeLessThanOrEqual(2 * 1 + 1_024 + 200);
 	});
 });
