@@ -8,7 +8,6 @@
 import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { DEMO } from '../sandbox';
 import { makeWorkflow } from '../helpers/n8n-harness';
 import { description, findProperty, node, NODE_TYPE } from './helpers';
 
@@ -33,9 +32,6 @@ function shown(parameters: INodeParameters, typeVersion = 2): INodeProperties[] 
 	);
 }
 
-const ALICE = DEMO.contacts.alice.phoneNumber;
-const ID = DEMO.tags.vip.id;
-
 describe('what each operation requires is said in its panel', () => {
 	test.each([
 		['tag', 'removeFromContact'],
@@ -57,5 +53,32 @@ describe('what each operation requires is said in its panel', () => {
 		const notice = findProperty('tag', 'removeFromContact', 'removeTagsNotice');
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/Tag IDs, Tag Names or both: at least one tag, at most 50 of each/);
+	});
+});
+
+describe('each list says how it is read, in its own panel', () => {
+	const LISTS = [
+		['tag', 'getContacts', 'contactsListNotice', 'Contacts come in pages of up to 100, several at a time (Options → Concurrent Page Requests), until the total the API gives. One item per contact.'],
+		['chat', 'getAll', 'chatsListNotice', 'Chats come in pages of up to 1000, several at a time (Options → Concurrent Page Requests), until a shorter or empty page. One item per chat.'],
+		['message', 'getAll', 'messagesListNotice', 'Messages come in pages of up to 1000, several at a time (Options → Concurrent Page Requests), until a shorter or empty page. One item per message.'],
+		['template', 'getAll', 'templatesListNotice', 'Templates come in pages of up to 250, one after the other (each page names the next). One item per template.'],
+		['integration', 'getAll', 'integrationsListNotice', 'The API returns all integrations in one answer; Limit keeps the first ones. One item per integration.'],
+		['user', 'getAll', 'usersListNotice', 'The API returns all users in one answer; Limit keeps the first ones. One item per user.'],
+	] as const;
+
+	test.each(LISTS)('%s → %s: its notice, right above Return All, speaks of this list only', (resource, operation, name, text) => {
+		for (const version of [1, 2]) {
+			const panel = shown({ resource, operation }, version);
+			const names = panel.map((p) => p.name);
+			const at = names.indexOf(name);
+			expect(names.slice(at, at + 3)).toEqual([name, 'returnAll', 'limit']);
+			const notices = panel.filter((p) => p.type === 'notice' && p.name !== 'largeInputNotice');
+			expect(notices.map((p) => p.displayName)).toEqual([text]);
+			// Return All and Limit are shared by every list: their own texts name no list.
+			const texts = panel.filter((p) => ['returnAll', 'limit'].includes(p.name)).map((p) => `${p.description ?? ''} ${p.hint ?? ''}`);
+			for (const other of ['contacts', 'chats', 'messages', 'templates', 'integrations', 'users']) {
+				for (const own of texts) expect(own.toLowerCase()).not.toContain(other);
+			}
+		}
 	});
 });

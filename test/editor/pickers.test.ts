@@ -294,12 +294,12 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 		expect(byPath('tag.create.additionalFields.color')).toMatchObject({ placeholder: '#RRGGBB', default: '#000000' });
 		expect(byPath('template.getAll.filters.search').hint).toBe('At most 255 characters');
 		for (const [path, size] of [
-			['tag.getContacts.returnAll', 100],
-			['chat.getAll.returnAll', 1000],
-			['message.getAll.returnAll', 1000],
-			['template.getAll.returnAll', 250],
+			['tag.getContacts.contactsListNotice', 100],
+			['chat.getAll.chatsListNotice', 1000],
+			['message.getAll.messagesListNotice', 1000],
+			['template.getAll.templatesListNotice', 250],
 		] as const) {
-			expect(byPath(path).hint).toContain(`up to ${size}`);
+			expect(byPath(path).displayName).toContain(`up to ${size}`);
 		}
 		// Every phone-number field shows a real-looking number.
 		const phones = allProperties().filter((entry) => entry.property.name === 'phoneNumber');

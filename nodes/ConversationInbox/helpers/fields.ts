@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Check } from '../../shared/checks';
 import { oneOf } from '../../shared/checks';
-import { ID_PLACEHOLDER, PAGE_SIZE } from '../../shared/constants';
+import { ID_PLACEHOLDER } from '../../shared/constants';
 import { chatLocatorProperty } from '../../shared/chatLocator';
 import { integrationLocatorProperty } from '../../shared/integrationLocator';
 
@@ -238,8 +238,8 @@ export function listParameter(
 }
 
 /**
- * Return All and Limit, shared by every list operation (helpers/sharing.ts); the hint says how each
- * list is read.
+ * Return All and Limit, shared by every list operation (helpers/sharing.ts), so their texts hold for
+ * each of them; how each list is read is said by its own notice above them (options.ts `listNotice`).
  */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
@@ -249,7 +249,6 @@ export function returnAllAndLimit(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			hint: `Contacts come in pages of up to ${PAGE_SIZE.tagContacts.max}, chats and messages of up to ${PAGE_SIZE.chats.max}, templates of up to ${PAGE_SIZE.templates.max} (several pages at a time where Options → Concurrent Page Requests is offered); integrations and users in one answer, of which Limit keeps the first ones. One item per element.`,
 		},
 		{
 			displayName: 'Limit',

@@ -49,6 +49,31 @@ function onePerPageOption(list: ListSpec): INodeProperties {
 	};
 }
 
+/**
+ * How this list is read, in a notice right above Return All: the page size and how pages are
+ * fetched, or the whole list in one answer. Return All and Limit are one property for every list
+ * (helpers/sharing.ts: n8n evaluates each property per item), so their texts cannot speak for one
+ * list; the notice is the operation's own (its name is the list's, e.g. `chatsListNotice`) and has
+ * no value to evaluate.
+ */
+export function listNotice(list: ListSpec): INodeProperties {
+	const noun = list.itemsPath.split('.').pop() as string;
+	const Noun = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+	const one = `One item per ${noun.replace(/s$/, '')}.`;
+	const { paging } = list;
+	let text: string;
+	if (paging.kind === 'whole') {
+		text = `The API returns all ${noun} in one answer; Limit keeps the first ones. ${one}`;
+	} else if (paging.kind === 'cursor') {
+		text = `${Noun} come in pages of up to ${paging.maxPageSize}, one after the other (each page names the next). ${one}`;
+	} else {
+		const together = paging.concurrency ? `, several at a time (Options → ${paging.concurrency.label})` : '';
+		const end = paging.totalPath ? 'until the total the API gives' : 'until a shorter or empty page';
+		text = `${Noun} come in pages of up to ${paging.maxPageSize}${together}, ${end}. ${one}`;
+	}
+	return { displayName: text, name: `${noun}ListNotice`, type: 'notice', default: '' };
+}
+
 /** The Options of a list operation: the paging names (where it pages) and One Item per Page. */
 export function listOptions(list: ListSpec): INodeProperties[] {
 	return [...pagingNameOptions(list.paging), onePerPageOption(list)];
