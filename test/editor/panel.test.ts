@@ -5,10 +5,11 @@
  * getNodeParametersIssues (the canvas warning and the issues under the fields). The expected texts
  * are the spec's figures, written here as literals.
  */
-import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeExecutionData, INodeParameters, INodeProperties, NodeHint } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { makeWorkflow } from '../helpers/n8n-harness';
+import { loadedNode } from '../helpers/node-runner';
 import { description, findProperty, node, NODE_TYPE } from './helpers';
 
 /** The node as the editor holds it: the parameters with their defaults, at the latest version. */
@@ -72,7 +73,7 @@ describe('each list says how it is read, in its own panel', () => {
 			const names = panel.map((p) => p.name);
 			const at = names.indexOf(name);
 			expect(names.slice(at, at + 3)).toEqual([name, 'returnAll', 'limit']);
-			const notices = panel.filter((p) => p.type === 'notice' && p.name !== 'largeInputNotice');
+			const notices = panel.filter((p) => p.type === 'notice');
 			expect(notices.map((p) => p.displayName)).toEqual([text]);
 			// Return All and Limit are shared by every list: their own texts name no list.
 			const texts = panel.filter((p) => ['returnAll', 'limit'].includes(p.name)).map((p) => `${p.description ?? ''} ${p.hint ?? ''}`);
@@ -80,5 +81,45 @@ describe('each list says how it is read, in its own panel', () => {
 				for (const own of texts) expect(own.toLowerCase()).not.toContain(other);
 			}
 		}
+	});
+});
+
+describe('advice for large runs: an n8n node hint after such a run, not a notice above every panel', () => {
+	/**
+	 * The hints the editor shows in the output pane after a run, as n8n's editor computes them
+	 * (editor-ui useNodeHelpers.getNodeHints, then RunData's shouldHintBeDisplayed): each hint's
+	 * displayCondition evaluated over the run's input items.
+	 */
+	function hintsAfterRun(items: number, parameters: INodeParameters = { resource: 'tag', operation: 'create', name: 'VIP' }): NodeHint[] {
+		// As n8n loads the node: with the Request Options its loader adds (Batching among them).
+		const { workflow, node: workflowNode } = makeWorkflow(NODE_TYPE, loadedNode(), parameters);
+		const input: INodeExecutionData[] = Array.from({ length: items }, (_, index) => ({ json: { index } }));
+		return (description.hints ?? []).filter((hint) => {
+			expect(hint.whenToDisplay).toBe('afterExecution');
+			expect(hint.location).toBe('outputPane');
+			const display = workflow.expression.getParameterValue(hint.displayCondition as string, null, 0, 0, workflowNode.name, input, 'manual', {});
+			expect(typeof display).toBe('boolean');
+			return display === true;
+		});
+	}
+
+	test('no operation\'s panel carries the Batching notice (one item or thousands)', () => {
+		const notices = description.properties.filter((p) => p.type === 'notice').map((p) => p.displayName);
+		expect(notices.filter((text) => /Batching/.test(text))).toEqual([]);
+		expect(description.properties.map((p) => p.name)).not.toContain('largeInputNotice');
+	});
+
+	test('from 1 000 input items on, the run\'s size (by range), what it cost and the setting; none below, none with Batching set', () => {
+		expect(hintsAfterRun(1)).toEqual([]);
+		expect(hintsAfterRun(999)).toEqual([]);
+		const messages = (items: number, parameters?: INodeParameters) => hintsAfterRun(items, parameters).map((hint) => hint.message);
+		expect(messages(1000)).toEqual([expect.stringMatching(/^This run had 1 000-2 999 input items\. .*about 1\.2-9 s at 1\.2-3 ms per item\. .*Batching to 2 items per batch, interval 5 ms/)]);
+		expect(messages(2999)).toEqual([expect.stringMatching(/^This run had 1 000-2 999 input items\./)]);
+		expect(messages(3000)).toEqual([expect.stringMatching(/^This run had 3 000-9 999 input items\. .*about 3\.6-30 s/)]);
+		expect(messages(10000)).toEqual([expect.stringMatching(/^This run had 10 000 or more input items\. .*about 12 s or more/)]);
+		const batching = { resource: 'tag', operation: 'create', name: 'VIP', requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 5 } } } };
+		expect(messages(5000, batching)).toEqual([]);
+		// Batching without an interval does not pause n8n's loop (RoutingNode sleeps only for an interval).
+		expect(messages(5000, { ...batching, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 0 } } } })).toHaveLength(1);
 	});
 });

@@ -19,7 +19,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, secretsOf, sendRequest } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { LARGE_INPUT_NOTICE, listNotice, listOptions, optionsCollection } from './options';
+import { listNotice, listOptions, optionsCollection } from './options';
 import type { SentRequest, Unwrap } from './output';
 import { AssumptionFailed, doneItem } from './output';
 import type { ListSpec } from './paging';
@@ -253,7 +253,6 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				// A list's own notice says how it is read, right above the shared Return All.
 				output.kind === 'list' && field.property.name === 'returnAll' ? [listNotice(output.list), field.property] : [field.property],
 			),
-			LARGE_INPUT_NOTICE,
 			optionsCollection(definition.method, options),
 		].map(
 			(property) => showFor(property, definition.resource, definition.operation, versions),
