@@ -200,7 +200,7 @@ function showFor(
 }
 
 /** The error hints of an operation: its own, and the assumptions a request error may come from. */
-function errorHints(definition: OperationDefinition, assumedNames: string[]): ErrorHints {
+function errorHints(definition: OperationDefinition, assumedNames: string[], fieldLabels: Record<string, string>): ErrorHints {
 	const { output, assumption } = definition;
 	const parts: string[] = [];
 	if (assumption) parts.push(assumption);
@@ -218,6 +218,7 @@ function errorHints(definition: OperationDefinition, assumedNames: string[]): Er
 		...definition.errors,
 		assumptions: parts.length > 0 ? parts.join(' ') : undefined,
 		assumedNames,
+		fieldLabels,
 	};
 }
 
@@ -235,6 +236,8 @@ export function defineOperation(definition: OperationDefinition): Operation {
 	};
 	const sent = new Set(preparation.fields.map((field) => field.key));
 	const assumed = Object.values(definition.wireNames ?? {}).filter((name) => sent.has(name));
+	// The API's messages name fields as they travel; errors name them as the panel does (errors.ts).
+	const fieldLabels = Object.fromEntries(preparation.fields.map((field) => [field.key, field.label]));
 	return {
 		option: {
 			name: definition.name,
@@ -245,7 +248,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				request: { method: definition.method, url: definition.path },
 				// The whole run is ours (runOperation); n8n's engine builds the request and calls it.
 				send: { paginate: true },
-				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed)) },
+				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed, fieldLabels)) },
 			},
 		},
 		properties: [

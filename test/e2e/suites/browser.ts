@@ -64,7 +64,7 @@ const MISTAKES = {
 		node: 'Remove the VIP tag',
 		title: 'Browser check: a tag name typed into Tag IDs',
 		parameters: { resource: 'tag', operation: 'removeFromContact', phoneNumber: DEMO.contacts.alice.phoneNumber, tagIds: ['VIP'] },
-		message: 'Invalid Tag IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP"',
+		message: 'Invalid Tag IDs, value 1: must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP"',
 		description:
 			'"VIP" looks like a name, not an ID; put tag names under Tag Names. IDs look like clx2v8k1h0000abcd1234efgh. Nothing was sent to the API.',
 		screenshot: '13-tag-name-in-tag-ids',
