@@ -49,7 +49,13 @@ import { runOf } from './run';
 export const NODE_VERSIONS = [1, 2];
 export const DEFAULT_NODE_VERSION = 2;
 
-export type OperationOutput = { kind: 'single'; unwrap: Unwrap } | { kind: 'list'; list: ListSpec };
+/**
+ * A single answer's items; `simplified`, when its boolean parameter is on, gives them in a simpler
+ * shape (read once per item, after the answer came).
+ */
+export type OperationOutput =
+	| { kind: 'single'; unwrap: Unwrap; simplified?: { parameter: string; unwrap: Unwrap } }
+	| { kind: 'list'; list: ListSpec };
 
 export interface OperationDefinition {
 	resource: string;
@@ -139,6 +145,12 @@ function single(unwrap: Unwrap, body: IDataObject, request: SentRequest): IDataO
 	return done === undefined ? unwrap(body, request) : [doneItem(done, body, request)];
 }
 
+/** The item's way to unwrap a single answer: the simplified one when its parameter is on. */
+function unwrapOf(fn: IExecutePaginationFunctions, output: Extract<OperationOutput, { kind: 'single' }>): Unwrap {
+	const { simplified } = output;
+	return simplified && fn.getNodeParameter(simplified.parameter, true) === true ? simplified.unwrap : output.unwrap;
+}
+
 /** The four steps of one operation for one input item. */
 function runOperation(output: OperationOutput, preparation: Preparation, hints: ErrorHints) {
 	return async function (
@@ -165,7 +177,7 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 			// 3. The answer's payload, or every page of the list (its settings are checked first).
 			const results =
 				output.kind === 'single'
-					? single(output.unwrap, await send({}), request)
+					? single(unwrapOf(this, output), await send({}), request)
 					: await collect(output.list, send, readListSettings(ctx, output.list), request.qs ?? {}, call.signal);
 
 			// 4. One item per element, paired with its input item.
