@@ -7,7 +7,7 @@
  * our description), our node icons load, subtitles read as words, Template → Get Many's Integration
  * picker lists only integrations that have templates (the trigger's lists them all, and filters by
  * the typed text), the trigger shows its notice about webhooks the API cannot delete, Tag → Get
- * Contacts has one Tag field with the modes By ID / By Name, and a validation error reads as one
+ * Contacts has one Tag field with the modes ID / Name, and a validation error reads as one
  * sentence in the panel. Issue 26's beginner mistakes (a tag name in Tag IDs, "7,5" in a Number
  * value) say what to do next and send nothing; a phone number typed with spaces and a dash is
  * accepted, as the Phone Number hint says, and sent as typed; a field added but left empty is
@@ -43,7 +43,7 @@ const TEMPLATES_EXAMPLE = 'template-listing';
 const TEMPLATES_NODE = 'Get approved templates';
 const TRIGGER_EXAMPLE = 'trigger-to-reply';
 const TRIGGER_NODE = 'On a received message';
-/** The example node of Tag → Get Contacts (its Tag is given By Name). */
+/** The example node of Tag → Get Contacts (its Tag is given by name). */
 const TAG_EXAMPLE = 'tag-contacts-export';
 const TAG_NODE = 'Get contacts of the tag';
 /**
@@ -391,31 +391,37 @@ export function browserSuite(ctx: () => E2EContext): void {
 			expect(await visibleTexts(items, (t) => t.length === 1 && t[0] === support)).toEqual([support]);
 		}, 90_000);
 
-		test('Tag → Get Contacts: one Tag field with the modes By ID and By Name', async () => {
+		test('Tag → Get Contacts: one Tag field with the modes ID and Name, labels not clipped, and why there is no list', async () => {
 			const page = await openWorkflow(TAG_EXAMPLE, '?theme=light');
 			const ndv = await openNode(page, TAG_NODE);
 			const tag = ndv.getByTestId('resource-locator-tag');
 			await tag.waitFor({ state: 'visible' });
 			const mode = tag.getByTestId('rlc-mode-selector');
-			// The example gives the tag By Name; no Tag ID / Tag Name fields side by side any more.
-			await expect(mode.locator('input').inputValue()).resolves.toBe('By Name');
+			// The example gives the tag by name; no Tag ID / Tag Name fields side by side any more.
+			await expect(mode.locator('input').inputValue()).resolves.toBe('Name');
 			await expect(tag.getByTestId('rlc-input').inputValue()).resolves.toBe('Newsletter');
 			expect(await ndv.getByTestId('parameter-input-tagId').count()).toBe(0);
 			expect(await ndv.getByTestId('parameter-input-tagName').count()).toBe(0);
+			// The label fits its box (n8n cut "By Name" to "By Nam"): the input shows all of it.
+			expect(await mode.locator('input').evaluate((input: HTMLInputElement) => input.scrollWidth <= input.clientWidth)).toBe(true);
+			// Why there is no list, where the user looks (the hint under the field, in mode Name too).
+			await ndv.getByText('No list to pick from: the API cannot list tags', { exact: false }).first().waitFor({ state: 'visible' });
 
-			// The modes offered: By ID and By Name, no list (the API cannot list tags).
+			// The modes offered: ID and Name, no list (the API cannot list tags).
 			await mode.click();
-			const options = page.getByRole('option').filter({ hasText: /^By (ID|Name)$/ });
-			expect(await visibleTexts(page.getByRole('option'), (t) => t.includes('By ID') && t.includes('By Name'))).toEqual(['By ID', 'By Name']);
-			await options.filter({ hasText: /^By ID$/ }).click();
-			await expect(mode.locator('input').inputValue()).resolves.toBe('By ID');
+			const options = page.getByRole('option').filter({ hasText: /^(ID|Name)$/ });
+			expect(await visibleTexts(page.getByRole('option'), (t) => t.includes('ID') && t.includes('Name'))).toEqual(['ID', 'Name']);
+			await options.filter({ hasText: /^ID$/ }).click();
+			await expect(mode.locator('input').inputValue()).resolves.toBe('ID');
+			expect(await mode.locator('input').evaluate((input: HTMLInputElement) => input.scrollWidth <= input.clientWidth)).toBe(true);
 			await tag.getByTestId('rlc-input').fill('VIP');
+			await ndv.getByText('The API cannot list tags', { exact: false }).first().waitFor({ state: 'visible' });
 			await session().screenshot(page, '10-tag-field-by-id');
 
-			// Back to By Name: its hint says the name is exact and case-sensitive.
+			// Back to Name: its hint says the name is exact and case-sensitive.
 			await mode.click();
-			await page.getByRole('option').filter({ hasText: /^By Name$/ }).click();
-			await expect(mode.locator('input').inputValue()).resolves.toBe('By Name');
+			await page.getByRole('option').filter({ hasText: /^Name$/ }).click();
+			await expect(mode.locator('input').inputValue()).resolves.toBe('Name');
 			await tag.getByTestId('rlc-input').fill('VIP Customer');
 			await ndv.getByText('The exact name, case-sensitive', { exact: false }).first().waitFor({ state: 'visible' });
 			await session().screenshot(page, '11-tag-field-by-name');
