@@ -10,6 +10,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { makeWorkflow } from '../helpers/n8n-harness';
 import { loadedNode } from '../helpers/node-runner';
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import { description, findProperty, node, NODE_TYPE } from './helpers';
 
 /** The node as the editor holds it: the parameters with their defaults, at the latest version. */
@@ -121,5 +122,16 @@ describe('advice for large runs: an n8n node hint after such a run, not a notice
 		expect(messages(5000, batching)).toEqual([]);
 		// Batching without an interval does not pause n8n's loop (RoutingNode sleeps only for an interval).
 		expect(messages(5000, { ...batching, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 0 } } } })).toHaveLength(1);
+	});
+});
+
+describe('the trigger\'s notice says what "Listen for test event" leaves registered, and how to avoid it', () => {
+	test('the test URL\'s registrations stay and receive every later event; test by activating, or with pinned data', () => {
+		const notice = new ConversationInboxTrigger().description.properties.find((p) => p.name === 'apiCannotDeleteNotice');
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayName).toMatch(
+			/"Listen for test event" registers more for n8n's test URL each time, which stay too and receive every later event \(a 404 once the test is over\)/,
+		);
+		expect(notice?.displayName).toMatch(/to avoid that, activate the workflow and send one real event \(it shows under Executions\), or pin sample data to the trigger instead of listening\.$/);
 	});
 });
