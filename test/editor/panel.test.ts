@@ -1,9 +1,9 @@
 /**
  * What each operation's panel tells a user before they run anything (issue 36; DESIGN.md, "The
  * editor"), judged with n8n's own editor code from n8n-workflow: NodeHelpers.getNodeParameters (the
- * values the editor holds, defaults filled in), displayParameter (what the panel shows) and
- * getNodeParametersIssues (the canvas warning and the issues under the fields). The expected texts
- * are the spec's figures, written here as literals.
+ * values the editor holds, defaults filled in), displayParameter (what the panel shows) and the
+ * expression engine that evaluates a node hint's displayCondition. The expected texts are the
+ * spec's figures, written here as literals.
  */
 import type { INode, INodeExecutionData, INodeParameters, INodeProperties, NodeHint } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
@@ -18,12 +18,6 @@ function editorNode(parameters: INodeParameters, typeVersion = 2): INode {
 	const { node: workflowNode } = makeWorkflow(NODE_TYPE, node, {}, { typeVersion });
 	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, workflowNode, description);
 	return { ...workflowNode, parameters: values as INodeParameters };
-}
-
-/** The issues n8n's editor shows for the node (under the fields, and as the canvas warning). */
-export function issuesOf(parameters: INodeParameters, typeVersion = 2): Record<string, string[]> {
-	const editor = editorNode(parameters, typeVersion);
-	return (NodeHelpers.getNodeParametersIssues(description.properties, editor, description)?.parameters ?? {}) as Record<string, string[]>;
 }
 
 /** The top-level properties the panel shows, by name. */

@@ -118,15 +118,15 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(tag).toMatchObject({ displayName: 'Tag', type: 'resourceLocator', required: true, default: { mode: 'id', value: '' } });
 		const [byId, byName, ...others] = modesOf(tag);
 		expect(others).toEqual([]);
-		expect(byId).toMatchObject({ displayName: 'ID', name: 'id', type: 'string', placeholder: `e.g. ${ID_PLACEHOLDER}` });
+		expect(byId).toMatchObject({ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${ID_PLACEHOLDER}` });
 		expect(byId.hint).toMatch(/cannot list tags.*look like c[a-z0-9]{24}\.$/);
 		const regex = new RegExp((byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex);
 		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
 		expect(byName).toMatchObject({ displayName: 'Name', name: 'name', type: 'string' });
 		expect(byName.hint).toMatch(/exact name, case-sensitive.*No list to pick from: the API cannot list tags; their IDs are in the platform and in the output of Tag → Create\.$/);
 		expect(tag.description).toMatch(/There is no list to pick from: the API cannot list tags\.$/);
-		// Labels short enough for n8n's narrow mode box (it cut "By Name" to "By Nam").
-		for (const mode of [byId, byName]) expect(mode.displayName.length).toBeLessThanOrEqual(5);
+		// Short enough for n8n's narrow mode box (it cut "By Name" to "By Nam"; n8n labels By ID itself).
+		expect(byName.displayName.length).toBeLessThanOrEqual(5);
 		// In version 2 the two fields of version 1 (0.1.0) stay only as hidden parameters.
 		const former = description.properties.filter(
 			(p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts') && p.displayOptions?.show?.['@version']?.includes(2),

@@ -51,7 +51,7 @@ const cases: NextStep[] = [
 		'a tag name under Tag By ID (Tag → Get Contacts)',
 		{ ...VALID.tagContacts, tag: { __rl: true, mode: 'id', value: 'VIP Customer' } },
 		'Invalid Tag: must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP Customer"',
-		'"VIP Customer" looks like a name, not an ID; switch Tag to the mode Name to give its name. IDs look like clx2v8k1h0000abcd1234efgh.',
+		'"VIP Customer" looks like a name, not an ID; switch Tag to Name to give its name. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
 		'an integration name under Integration By ID (Integration → Delete)',

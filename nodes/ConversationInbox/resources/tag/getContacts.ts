@@ -18,8 +18,8 @@ const tagName = { in: 'qs', key: 'tagName', label: 'Tag' } as const;
 /**
  * The Tag field: one input, two modes (n8n's resource locator without a list: the API cannot list
  * tags, which the field's description and both modes' hints say, with where IDs come from). The API
- * takes either `tagId` or `tagName`, so the mode picks the query key. The modes' labels are short
- * ("ID", "Name"): n8n's mode box is narrow and cut "By Name" to "By Nam".
+ * takes either `tagId` or `tagName`, so the mode picks the query key. n8n labels the mode `id` "By
+ * ID" itself; the other is "Name", short for n8n's narrow mode box, which cut "By Name" to "By Nam".
  */
 const tagLocator: INodeProperties = {
 	displayName: 'Tag',
@@ -31,7 +31,7 @@ const tagLocator: INodeProperties = {
 		'The tag whose contacts to list: its ID, or its exact name. There is no list to pick from: the API cannot list tags.',
 	modes: [
 		{
-			displayName: 'ID',
+			displayName: 'By ID',
 			name: 'id',
 			type: 'string',
 			placeholder: `e.g. ${ID_PLACEHOLDER}`,
@@ -66,7 +66,7 @@ const LEGACY_TAG_PARAMETERS: INodeProperties[] = [
 	{ displayName: 'Tag Name (Legacy)', name: 'tagName', type: 'hidden', default: '' },
 ];
 
-const NAME_FIX = 'Give the tag\'s exact name (case-sensitive, as in the platform), or switch Tag to the mode ID.';
+const NAME_FIX = 'Give the tag\'s exact name (case-sensitive, as in the platform), or switch Tag to By ID.';
 
 /** The Tag field's mode and value (else the legacy parameters) into `tagId` or `tagName`; then the check of each. */
 const tagRule: Rule = (ctx) => {
@@ -77,9 +77,9 @@ const tagRule: Rule = (ctx) => {
 	const idValue = legacy ? ctx.fn.getNodeParameter('tagId', '') : byName ? undefined : chosen.value;
 	const nameValue = legacy ? ctx.fn.getNodeParameter('tagName', '') : byName ? chosen.value : undefined;
 	if (isAbsent(idValue) && isAbsent(nameValue)) {
-		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (mode ID) or its exact name (mode Name)');
+		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (Name)');
 	}
-	writeTarget(ctx, tagId, id({ byName: 'switch Tag to the mode Name to give its name' })(idValue, subject(ctx, tagId.label)));
+	writeTarget(ctx, tagId, id({ byName: 'switch Tag to Name to give its name' })(idValue, subject(ctx, tagId.label)));
 	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 
