@@ -530,8 +530,8 @@ export function browserSuite(ctx: () => E2EContext): void {
 			expect(await ndv.getByText(/digits only/i).count()).toBe(0);
 			sandbox.clearRequests();
 			await ndv.getByTestId('node-execute-button').first().click();
-			// The run succeeds: the output panel shows Carol's custom fields.
-			await ndv.getByTestId('output-panel').getByText(/customFields|fields/).first().waitFor({ state: 'visible', timeout: 30_000 });
+			// The run succeeds: the output panel shows Carol's custom fields (simplified: her phone number and each field's key).
+			await ndv.getByTestId('output-panel').getByText(/phoneNumber/).first().waitFor({ state: 'visible', timeout: 30_000 });
 			expect(await ndv.getByTestId('node-error-message').count()).toBe(0);
 			const sent = sandbox.requests.filter((r) => r.path === '/v2/inbox/get-custom-fields-from-chat');
 			expect(sent.map((r) => r.query.phoneNumber)).toEqual([FORMATTED_PHONE]);
