@@ -8,6 +8,7 @@ import { operationSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './helpers/operation';
+import { largeRunHints } from './helpers/options';
 import { shareByName } from './helpers/sharing';
 import { declaredOperationProperties } from './resources';
 
@@ -123,6 +124,9 @@ export class ConversationInbox implements INodeType {
 			resourceSelector,
 			...operationProperties,
 		],
+		// After a run of 1 000 items or more without Batching: what it cost and the setting that helps
+		// (helpers/options.ts), instead of a notice above every panel.
+		hints: largeRunHints(),
 	};
 
 	/** The pickers: list searches of the resource locators, options of the multi-select filters. */

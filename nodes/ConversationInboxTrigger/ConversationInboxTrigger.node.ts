@@ -249,7 +249,7 @@ export class ConversationInboxTrigger implements INodeType {
 			{
 				// Shown once events are chosen: that is when activating registers webhooks.
 				displayName:
-					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform, and their deliveries are then rejected or ignored. Re-activating with the same settings reuses them instead of registering new ones.',
+					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform (their deliveries are then rejected or ignored), and re-activating with the same settings reuses them instead of registering new ones. "Listen for test event" registers more for n8n\'s test URL each time, which stay too and receive every later event (a 404 once the test is over): to avoid that, activate the workflow and send one real event (it shows under Executions), or pin sample data to the trigger instead of listening.',
 				name: 'apiCannotDeleteNotice',
 				type: 'notice',
 				default: '',

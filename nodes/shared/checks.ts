@@ -238,24 +238,41 @@ export function id(options: IdOptions = {}): Check {
 const LID_FORM = /^[^@\s]+@lid$/i;
 
 /**
+ * A phone number as people write one (our rule where the spec says "a phone number", no format
+ * given): digits with an optional leading +, and spaces, dashes, dots or parentheses between them;
+ * at least 8 digits (country and area code and the number are never fewer). "Alice phone" is not.
+ */
+const NUMBER_FORM = /^\+?[\d\s().-]+$/;
+const MIN_DIGITS = 8;
+export const isPhoneNumberForm = (value: string): boolean =>
+	NUMBER_FORM.test(value) && (value.match(/\d/g) ?? []).length >= MIN_DIGITS;
+
+/**
  * A phone number where the spec gives 8-30 characters. `format` says what else the spec says:
  * - 'any' (Stop in Chat: "any format"): nothing else; a JID or a LID passes;
  * - 'number' (custom fields: "country code + area code + number"): no "@";
- * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): "@" only in a LID.
+ * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): a number as people
+ *   write one (isPhoneNumberForm), or a LID ending in @lid; anything else is refused before sending.
  */
 export function phone(options: { required?: boolean; format: 'any' | 'number' | 'numberOrLid' }): Check {
+	const fix =
+		options.format === 'numberOrLid'
+			? "Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (digits, with spaces, dashes, dots or parentheses if you like), or the contact's LID (ending in @lid)."
+			: "Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001.";
 	return text({
 		required: options.required,
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
-		fix: `Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001${options.format === 'numberOrLid' ? ", or the contact's LID (ending in @lid)" : ''}.`,
+		fix,
 		check: (value) => {
-			if (options.format === 'any' || !value.includes('@')) return undefined;
-			if (options.format === 'number') return 'must be a phone number (country code, area code and number)';
-			return LID_FORM.test(value)
+			if (options.format === 'any') return undefined;
+			if (options.format === 'number') {
+				return value.includes('@') ? 'must be a phone number (country code, area code and number)' : undefined;
+			}
+			return LID_FORM.test(value) || isPhoneNumberForm(value)
 				? undefined
-				: 'must be a phone number or a contact LID ending in @lid, like 123456789012345@lid';
+				: `must be a phone number (at least ${MIN_DIGITS} digits, with an optional +, spaces, dashes, dots or parentheses) or a contact LID ending in @lid, like 123456789012345@lid`;
 		},
 	});
 }
@@ -403,9 +420,15 @@ export interface ListOptions {
 	entriesAreExact?: boolean;
 }
 
+/** One value of a list, in the panel's words: "Tag Names, value 2" (counted from 1). */
+export function valueOf(at: Subject, position: number): Subject {
+	return { ...at, label: `${at.label}, value ${position}` };
+}
+
 /**
  * A list of strings given as multiple values, a comma-separated string, a JSON array from an
- * expression, or any mix of them. Blank entries are ignored.
+ * expression, or any mix of them. Blank entries are ignored. A value that breaks a rule is named
+ * as the panel shows it, "Tag Names, value 2", not by its place on the wire (`tagNames[1]`).
  */
 export function list(options: ListOptions): Check {
 	return (raw, at) => {
@@ -419,10 +442,10 @@ export function list(options: ListOptions): Check {
 			if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
 			if (typeof value !== 'string') {
 				throw invalid(
-					at,
-					'must be a list of text values (several values or one comma-separated text)',
-					`${describeValue(value)} at entry ${position}`,
-					`Give ${at.label} as texts: add one value per entry, type one comma-separated text, or map an expression that gives a list of texts (e.g. {{ $json.ids }}, not a list of objects).`,
+					valueOf(at, position),
+					'must be text (several values or one comma-separated text)',
+					describeValue(value),
+					`Give ${at.label} as texts: add one text per value, type one comma-separated text, or map an expression that gives a list of texts (e.g. {{ $json.ids }}, not a list of objects).`,
 				);
 			}
 			if (options.entriesAreExact) {
@@ -451,19 +474,19 @@ export function list(options: ListOptions): Check {
 		if (options.max !== undefined && entries.length > options.max) {
 			throw invalid(
 				at,
-				`must have at most ${options.max} entries`,
-				count(entries.length, 'entry', 'entries'),
-				`Remove entries down to ${options.max}, or split them over several items (each item is one request).`,
+				`must have at most ${options.max} values`,
+				count(entries.length, 'value'),
+				`Remove values down to ${options.max}, or split them over several items (each item is one request).`,
 			);
 		}
 		entries.forEach((entry, index) => {
 			if (options.ids && !ID_PATTERN.test(entry)) {
-				throw invalid(at, `entry ${index + 1} ${ID_RULE}`, describeValue(entry), idFix(entry, options.byName));
+				throw invalid(valueOf(at, index + 1), ID_RULE, describeValue(entry), idFix(entry, options.byName));
 			}
 			if (options.values && !options.values.includes(entry)) {
 				throw invalid(
-					at,
-					`entry ${index + 1} must be one of ${options.values.join(', ')}`,
+					valueOf(at, index + 1),
+					`must be one of ${options.values.join(', ')}`,
 					describeValue(entry),
 					oneOfFix(at.label, options.values, entry),
 				);
@@ -474,10 +497,10 @@ export function list(options: ListOptions): Check {
 				(options.itemMax !== undefined && length > options.itemMax)
 			) {
 				throw invalid(
-					at,
-					`entry ${index + 1} ${lengthRule(options.itemMin, options.itemMax)}`,
+					valueOf(at, index + 1),
+					lengthRule(options.itemMin, options.itemMax),
 					count(length, 'character'),
-					lengthFix(`entry ${index + 1}`, length, options.itemMin, options.itemMax),
+					lengthFix(`value ${index + 1} of ${at.label}`, length, options.itemMin, options.itemMax),
 				);
 			}
 		});

@@ -32,6 +32,26 @@ export interface ErrorHints {
 	assumptions?: string;
 	/** the names the operation sends that the spec does not show: pointed out when the API's message names one */
 	assumedNames?: string[];
+	/** the name each sent field travels under → the field's name in the panel (its display name) */
+	fieldLabels?: Readonly<Record<string, string>>;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The API's message in the panel's words (DESIGN.md, "The editor"): a field it names by the name
+ * the field travels under, `tagNames[0]` or `phoneNumber` at the start of a sentence, is named as
+ * the panel shows it, "Tag Names, value 1", "Phone Number". Everything else stays as the API wrote it.
+ */
+export function inPanelWords(text: string, labels: Readonly<Record<string, string>> = {}): string {
+	let result = text;
+	for (const [key, label] of Object.entries(labels)) {
+		const name = escapeRegExp(key);
+		result = result
+			.replace(new RegExp(`(^|[^A-Za-z0-9_.])${name}\\[(\\d+)\\]`, 'g'), (_all, before: string, index: string) => `${before}${label}, value ${Number(index) + 1}`)
+			.replace(new RegExp(`(^|; )${name}(?=:| must | is )`, 'g'), (_all, before: string) => `${before}${label}`);
+	}
+	return result;
 }
 
 /** The API's default error text (spec: Errors), and what it says. */
@@ -224,7 +244,9 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 		hint = 'The answer was plain text, not the API\'s JSON: the text above is all it said. If it does not explain the failure, check that the Base URL in the credential points at the API (ending in /v2) and that no proxy answers in its place.';
 	}
 	const raw = apiMessage(failure.body, failure.contentType);
-	const message = raw === undefined ? undefined : redactText(raw, failure.redact);
+	const apiText = raw === undefined ? undefined : redactText(raw, failure.redact);
+	// The assumed names are looked for in the API's own text; the user reads it in the panel's words.
+	const message = apiText === undefined || notJson ? apiText : inPanelWords(apiText, ownHints?.fieldLabels);
 	const title = webPage ? pageTitle(failure.body as string) : undefined;
 	if (statusCode === 404 && message === undefined && !webPage) {
 		// No answer of the API's own: most likely the address is wrong.
@@ -249,7 +271,7 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number): 
 	}
 	const requestError =
 		!notJson && !NOT_ABOUT_THE_REQUEST.has(statusCode) && ![404, 409].includes(statusCode) && statusCode < 500;
-	const named = requestError && message !== undefined ? namesIn(message, ownHints?.assumedNames) : [];
+	const named = requestError && apiText !== undefined ? namesIn(apiText, ownHints?.assumedNames) : [];
 	if (named.length > 0) {
 		parts.unshift(
 			`The API's message names ${named.map((name) => `"${name}"`).join(', ')}, which the node sends under a name it assumes: the API most likely calls it otherwise.`,

@@ -264,7 +264,7 @@ describe('multi-selects: what the editor stores (a list) and older shapes (a com
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { ...base, updateFields: { ...fields, integrations: [WHATSAPP, 'Support WhatsApp'] } },
 		});
-		expect(error.message).toMatch(/^Invalid Integration Names or IDs: entry 2 must be an ID/);
+		expect(error.message).toMatch(/^Invalid Integration Names or IDs, value 2: must be an ID/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });

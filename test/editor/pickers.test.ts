@@ -122,8 +122,11 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(byId.hint).toMatch(/cannot list tags.*look like c[a-z0-9]{24}\.$/);
 		const regex = new RegExp((byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex);
 		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
-		expect(byName).toMatchObject({ displayName: 'By Name', name: 'name', type: 'string' });
-		expect(byName.hint).toMatch(/exact name, case-sensitive/);
+		expect(byName).toMatchObject({ displayName: 'Name', name: 'name', type: 'string' });
+		expect(byName.hint).toMatch(/exact name, case-sensitive.*No list to pick from: the API cannot list tags; their IDs are in the platform and in the output of Tag → Create\.$/);
+		expect(tag.description).toMatch(/There is no list to pick from: the API cannot list tags\.$/);
+		// Short enough for n8n's narrow mode box (it cut "By Name" to "By Nam"; n8n labels By ID itself).
+		expect(byName.displayName.length).toBeLessThanOrEqual(5);
 		// In version 2 the two fields of version 1 (0.1.0) stay only as hidden parameters.
 		const former = description.properties.filter(
 			(p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts') && p.displayOptions?.show?.['@version']?.includes(2),
@@ -294,12 +297,12 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 		expect(byPath('tag.create.additionalFields.color')).toMatchObject({ placeholder: '#RRGGBB', default: '#000000' });
 		expect(byPath('template.getAll.filters.search').hint).toBe('At most 255 characters');
 		for (const [path, size] of [
-			['tag.getContacts.returnAll', 100],
-			['chat.getAll.returnAll', 1000],
-			['message.getAll.returnAll', 1000],
-			['template.getAll.returnAll', 250],
+			['tag.getContacts.contactsListNotice', 100],
+			['chat.getAll.chatsListNotice', 1000],
+			['message.getAll.messagesListNotice', 1000],
+			['template.getAll.templatesListNotice', 250],
 		] as const) {
-			expect(byPath(path).hint).toContain(`up to ${size}`);
+			expect(byPath(path).displayName).toContain(`up to ${size}`);
 		}
 		// Every phone-number field shows a real-looking number.
 		const phones = allProperties().filter((entry) => entry.property.name === 'phoneNumber');

@@ -52,8 +52,8 @@ describe('shared properties: every operation\'s panel as declared', () => {
 		const names = shared.properties.filter((p) => p.name !== 'operation').map((p) => p.name);
 		const twice = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))].sort();
 		expect(twice).toEqual(['inputs', 'integrationId', 'name', 'tagId', 'tagName']);
-		expect(declared.properties.length).toBe(130);
-		expect(shared.properties.length).toBe(56);
+		expect(declared.properties.length).toBe(119);
+		expect(shared.properties.length).toBe(63);
 	});
 
 	test.each(FORMS)('%s', (_label, resource, operation, version) => {

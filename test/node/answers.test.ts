@@ -70,7 +70,7 @@ describe('the issue\'s table: the right result, or a loud error naming what came
 	test('400 with `message` as a list of texts: every text shown, in order', async () => {
 		ctx.sandbox.setVariants({ shapes: { '/tag/create': 'messageList' } });
 		const error = await runNodeError(ctx.sandbox, { parameters: { resource: 'tag', operation: 'create', name: DEMO.tags.vip.name } });
-		expect(error.message).toBe(`The request conflicts with existing data (HTTP 409): name: a tag named "${DEMO.tags.vip.name}" already exists; ${SECOND_REASON}`);
+		expect(error.message).toBe(`The request conflicts with existing data (HTTP 409): Name: a tag named "${DEMO.tags.vip.name}" already exists; ${SECOND_REASON}`);
 		expect(String(error.description)).not.toContain('sent no message');
 	});
 
@@ -153,7 +153,7 @@ describe('a list is only a list', () => {
 
 	test('errors[] entries that name their field: "field: text"', async () => {
 		const error = await runNodeError(ctx.sandbox, chats({ success: false, errors: [{ field: 'category', message: 'is not a category' }, { path: 'limit', message: 'limit: too big' }] }));
-		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): category: is not a category; limit: too big');
+		expect(error.message).toBe('The API answered that the request did not succeed (HTTP 200): Category: is not a category; limit: too big');
 	});
 });
 

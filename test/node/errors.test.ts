@@ -26,7 +26,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 			},
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400): integrationId: integration c06bcd5a83f4cf3dda1721ed8 is not an official-channel integration; only official channels have provider templates');
+		expect(error.message).toBe('The API rejected the request as invalid (HTTP 400): Integration: integration c06bcd5a83f4cf3dda1721ed8 is not an official-channel integration; only official channels have provider templates');
 		expect(error.httpCode).toBe('400');
 		// The API's message appears once: in the message, not again in the description (issue 12).
 		expect(error.description).not.toContain('is not an official-channel integration');
@@ -55,7 +55,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'automation', operation: 'delete', automationTriggerId: missing },
 		});
-		expect(error.message).toBe('The API could not find what the request names (HTTP 404): automationTriggerId: automation trigger c000000000000000000000000 not found');
+		expect(error.message).toBe('The API could not find what the request names (HTTP 404): Automation Trigger ID: automation trigger c000000000000000000000000 not found');
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('No automation trigger has this ID');
 		expect(error.description).not.toContain('/v2');
@@ -63,7 +63,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 
 	test('409: a tag with that name exists', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
-		expect(error.message).toBe('The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists');
+		expect(error.message).toBe('The request conflicts with existing data (HTTP 409): Name: a tag named \"VIP\" already exists');
 		expect(error.httpCode).toBe('409');
 		expect(error.description).toContain('A tag with this name already exists');
 	});

@@ -82,12 +82,13 @@ describe('template getAll (GET /provider-template/list): cursor pages', () => {
 });
 
 describe('customField get (GET /inbox/get-custom-fields-from-chat)', () => {
-	test('sends phoneNumber as query; returns one item { fields, assignedTemplateIds }', async () => {
+	test('sends phoneNumber as query; returns one item { fields, assignedTemplateIds } (Simplify off)', async () => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: {
 				resource: 'customField',
 				operation: 'get',
 				phoneNumber: DEMO.contacts.alice.phoneNumber,
+				simplify: false,
 			},
 		});
 		const request = onlyRequest(ctx.sandbox);

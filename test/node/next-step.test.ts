@@ -38,20 +38,20 @@ const cases: NextStep[] = [
 	step(
 		'a tag name typed into Tag IDs (Tag → Remove From Contact)',
 		{ ...VALID.tagRemove, tagIds: ['VIP'] },
-		'Invalid Tag IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP"',
+		'Invalid Tag IDs, value 1: must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP"',
 		'"VIP" looks like a name, not an ID; put tag names under Tag Names. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
 		'a tag name after a valid ID in Tag IDs: the entry is named',
 		{ ...VALID.tagRemove, tagIds: `${TAG}, Cliente VIP` },
-		'Invalid Tag IDs: entry 2 must be an ID: "c" followed by 24 lowercase letters or digits, got "Cliente VIP"',
+		'Invalid Tag IDs, value 2: must be an ID: "c" followed by 24 lowercase letters or digits, got "Cliente VIP"',
 		'"Cliente VIP" looks like a name, not an ID; put tag names under Tag Names. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
 		'a tag name under Tag By ID (Tag → Get Contacts)',
 		{ ...VALID.tagContacts, tag: { __rl: true, mode: 'id', value: 'VIP Customer' } },
 		'Invalid Tag: must be an ID: "c" followed by 24 lowercase letters or digits, got "VIP Customer"',
-		'"VIP Customer" looks like a name, not an ID; switch Tag to By Name to give its name. IDs look like clx2v8k1h0000abcd1234efgh.',
+		'"VIP Customer" looks like a name, not an ID; switch Tag to Name to give its name. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
 		'an integration name under Integration By ID (Integration → Delete)',
@@ -68,13 +68,13 @@ const cases: NextStep[] = [
 	step(
 		'an integration name in the Integration Names or IDs filter (Chat → Get Many)',
 		{ ...VALID.chatList, filters: { integrationIds: '={{ ["WhatsApp Vendas"] }}' } },
-		'Invalid Integration Names or IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "WhatsApp Vendas"',
+		'Invalid Integration Names or IDs, value 1: must be an ID: "c" followed by 24 lowercase letters or digits, got "WhatsApp Vendas"',
 		'"WhatsApp Vendas" looks like a name, not an ID; choose the integrations by name from the list. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
 		'an integration name in Integration Names or IDs (Automation → Update)',
 		updateTrigger({ integrations: '={{ ["WhatsApp Vendas"] }}' }),
-		'Invalid Integration Names or IDs: entry 1 must be an ID: "c" followed by 24 lowercase letters or digits, got "WhatsApp Vendas"',
+		'Invalid Integration Names or IDs, value 1: must be an ID: "c" followed by 24 lowercase letters or digits, got "WhatsApp Vendas"',
 		'"WhatsApp Vendas" looks like a name, not an ID; choose the integrations by name from the list. IDs look like clx2v8k1h0000abcd1234efgh.',
 	),
 	step(
@@ -143,8 +143,8 @@ const cases: NextStep[] = [
 	step(
 		'a tag name entry too long (Tag Names)',
 		{ ...VALID.tagRemove, tagIds: [], tagNames: ['VIP', 'y'.repeat(256)] },
-		'Invalid Tag Names: entry 2 must be 1-255 characters, got 256 characters',
-		'Shorten entry 2 to 255 characters or fewer (it has 256) and run again.',
+		'Invalid Tag Names, value 2: must be 1-255 characters, got 256 characters',
+		'Shorten value 2 of Tag Names to 255 characters or fewer (it has 256) and run again.',
 	),
 	step(
 		'an expression giving an object where text goes',
@@ -167,8 +167,8 @@ const cases: NextStep[] = [
 	step(
 		'too many entries: split over items',
 		{ ...VALID.tagRemove, tagIds: Array(51).fill(TAG) },
-		'Invalid Tag IDs: must have at most 50 entries, got 51 entries',
-		'Remove entries down to 50, or split them over several items (each item is one request).',
+		'Invalid Tag IDs: must have at most 50 values, got 51 values',
+		'Remove values down to 50, or split them over several items (each item is one request).',
 	),
 	step(
 		'a whole number given with a decimal comma',
@@ -304,7 +304,7 @@ describe('phone numbers: what the hint says is what the check accepts and what i
 	test('Remove From Contact adds the LID to the same words', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: '5511' } });
 		expect(error.description).toBe(
-			"Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001, or the contact's LID (ending in @lid). Nothing was sent to the API.",
+			"Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (digits, with spaces, dashes, dots or parentheses if you like), or the contact's LID (ending in @lid). Nothing was sent to the API.",
 		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
@@ -325,8 +325,8 @@ describe('the Phone Number texts say what the checks accept, and nothing stricte
 
 	test('the hint states no length (Validate Phone Number has none in the spec) and both forms; the description the 8-30 characters of the others and the LID of Remove From Contact', () => {
 		const [field] = phoneFields;
-		expect(field.hint).toBe('With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work');
-		expect(field.description).toMatch(/8-30 characters in any format.*\(Validate Phone Number takes any length\)/);
+		expect(field.hint).toBe('Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number). With country and area code: 5511987650001 and +55 11 98765-0001 both work.');
+		expect(field.description).toMatch(/8-30 characters, e\.g\. .*\(Validate Phone Number takes any length\).*Stop in Chat takes any format/);
 		expect(field.description).toMatch(/Remove From Contact also takes the contact's LID, e\.g\. 123456789012345@lid/);
 		expect(`${field.hint} ${field.description}`).not.toMatch(/digits only|8-30 digits/i);
 	});

@@ -358,7 +358,7 @@ describe('continueOnFail with good and faulty items: N in, N out, in order, pair
 			`The API did not answer within ${TIMEOUT_MS} ms (timeout)`,
 			'The answer was a web page, not the API (HTTP 200): "502 Bad Gateway"',
 			'The API answered that the request did not succeed (HTTP 200): Erro ao enviar mensagem',
-			'The request conflicts with existing data (HTTP 409): name: a tag named \"VIP\" already exists',
+			'The request conflicts with existing data (HTTP 409): Name: a tag named \"VIP\" already exists',
 			'ok J-ok',
 		]);
 		expect(out[2].error).toBeInstanceOf(NodeOperationError);

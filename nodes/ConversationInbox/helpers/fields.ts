@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Check } from '../../shared/checks';
 import { oneOf } from '../../shared/checks';
-import { ID_PLACEHOLDER, PAGE_SIZE } from '../../shared/constants';
+import { ID_PLACEHOLDER } from '../../shared/constants';
 import { chatLocatorProperty } from '../../shared/chatLocator';
 import { integrationLocatorProperty } from '../../shared/integrationLocator';
 
@@ -166,9 +166,15 @@ export const INTEGRATION: INodeProperties = integrationLocatorProperty({
 /**
  * The contact's Phone Number: one property for every operation that takes one (helpers/sharing.ts:
  * n8n evaluates each property of the node per item, so six fields named phoneNumber evaluated a
- * mapped number twelve times). Its texts say what each operation's check accepts; not `required`
- * in the panel since Stop in Chat takes it as one of three alternatives: the others' checks refuse
- * an empty number before anything is sent.
+ * mapped number twelve times). Its texts say what each operation's check accepts.
+ *
+ * Not `required` in the panel: Stop in Chat takes it as one of three alternatives, and n8n's
+ * `required` is one flag per property. A second property of this name for the operations that
+ * require it would mark them, at two more evaluations of a mapped number per item (3 → 5, measured
+ * with test/node/evaluations.test.ts); and hiding it in Stop in Chat once a Chat is given would make
+ * n8n drop a number saved beside a Chat (0.1.0 sent both) and the number an AI agent gives beside a
+ * chat. So the hint says it is required, where; each operation's check refuses an empty number
+ * before anything is sent.
  */
 export const PHONE_NUMBER: INodeProperties = {
 	displayName: 'Phone Number',
@@ -176,8 +182,8 @@ export const PHONE_NUMBER: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 5511999998888',
-	description: `The contact's phone number with country and area code, 8-30 characters in any format, e.g. 5511999998888 or +55 11 99999-8888 (Validate Phone Number takes any length). Remove From Contact also takes the contact's LID, e.g. ${LID_EXAMPLE}. Stop in Chat matches the number approximately: also set the Integration when it may exist on several lines.`,
-	hint: 'With country and area code, in any format: 5511987650001 and +55 11 98765-0001 both work',
+	description: `The contact's phone number with country and area code, 8-30 characters, e.g. 5511999998888 or +55 11 99999-8888 (Validate Phone Number takes any length). Remove From Contact also takes the contact's LID, e.g. ${LID_EXAMPLE}. Stop in Chat takes any format and matches the number approximately: also set the Integration when it may exist on several lines.`,
+	hint: 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number). With country and area code: 5511987650001 and +55 11 98765-0001 both work.',
 };
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
@@ -232,8 +238,8 @@ export function listParameter(
 }
 
 /**
- * Return All and Limit, shared by every list operation (helpers/sharing.ts); the hint says how each
- * list is read.
+ * Return All and Limit, shared by every list operation (helpers/sharing.ts), so their texts hold for
+ * each of them; how each list is read is said by its own notice above them (options.ts `listNotice`).
  */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
@@ -243,7 +249,6 @@ export function returnAllAndLimit(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			hint: `Contacts come in pages of up to ${PAGE_SIZE.tagContacts.max}, chats and messages of up to ${PAGE_SIZE.chats.max}, templates of up to ${PAGE_SIZE.templates.max} (several pages at a time where Options → Concurrent Page Requests is offered); integrations and users in one answer, of which Limit keeps the first ones. One item per element.`,
 		},
 		{
 			displayName: 'Limit',

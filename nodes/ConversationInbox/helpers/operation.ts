@@ -19,7 +19,7 @@ import type { CallSettings } from '../../shared/transport';
 import { cancelSignalOf, DEFAULT_TIMEOUT_MS, secretsOf, sendRequest } from '../../shared/transport';
 import type { FieldSpec } from './fields';
 import { asField } from './fields';
-import { LARGE_INPUT_NOTICE, listOptions, optionsCollection } from './options';
+import { listNotice, listOptions, optionsCollection } from './options';
 import type { SentRequest, Unwrap } from './output';
 import { AssumptionFailed, doneItem } from './output';
 import type { ListSpec } from './paging';
@@ -49,7 +49,13 @@ import { runOf } from './run';
 export const NODE_VERSIONS = [1, 2];
 export const DEFAULT_NODE_VERSION = 2;
 
-export type OperationOutput = { kind: 'single'; unwrap: Unwrap } | { kind: 'list'; list: ListSpec };
+/**
+ * A single answer's items; `simplified`, when its boolean parameter is on, gives them in a simpler
+ * shape (read once per item, after the answer came).
+ */
+export type OperationOutput =
+	| { kind: 'single'; unwrap: Unwrap; simplified?: { parameter: string; unwrap: Unwrap } }
+	| { kind: 'list'; list: ListSpec };
 
 export interface OperationDefinition {
 	resource: string;
@@ -139,6 +145,12 @@ function single(unwrap: Unwrap, body: IDataObject, request: SentRequest): IDataO
 	return done === undefined ? unwrap(body, request) : [doneItem(done, body, request)];
 }
 
+/** The item's way to unwrap a single answer: the simplified one when its parameter is on. */
+function unwrapOf(fn: IExecutePaginationFunctions, output: Extract<OperationOutput, { kind: 'single' }>): Unwrap {
+	const { simplified } = output;
+	return simplified && fn.getNodeParameter(simplified.parameter, true) === true ? simplified.unwrap : output.unwrap;
+}
+
 /** The four steps of one operation for one input item. */
 function runOperation(output: OperationOutput, preparation: Preparation, hints: ErrorHints) {
 	return async function (
@@ -165,7 +177,7 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 			// 3. The answer's payload, or every page of the list (its settings are checked first).
 			const results =
 				output.kind === 'single'
-					? single(output.unwrap, await send({}), request)
+					? single(unwrapOf(this, output), await send({}), request)
 					: await collect(output.list, send, readListSettings(ctx, output.list), request.qs ?? {}, call.signal);
 
 			// 4. One item per element, paired with its input item.
@@ -200,7 +212,7 @@ function showFor(
 }
 
 /** The error hints of an operation: its own, and the assumptions a request error may come from. */
-function errorHints(definition: OperationDefinition, assumedNames: string[]): ErrorHints {
+function errorHints(definition: OperationDefinition, assumedNames: string[], fieldLabels: Record<string, string>): ErrorHints {
 	const { output, assumption } = definition;
 	const parts: string[] = [];
 	if (assumption) parts.push(assumption);
@@ -218,6 +230,7 @@ function errorHints(definition: OperationDefinition, assumedNames: string[]): Er
 		...definition.errors,
 		assumptions: parts.length > 0 ? parts.join(' ') : undefined,
 		assumedNames,
+		fieldLabels,
 	};
 }
 
@@ -235,6 +248,8 @@ export function defineOperation(definition: OperationDefinition): Operation {
 	};
 	const sent = new Set(preparation.fields.map((field) => field.key));
 	const assumed = Object.values(definition.wireNames ?? {}).filter((name) => sent.has(name));
+	// The API's messages name fields as they travel; errors name them as the panel does (errors.ts).
+	const fieldLabels = Object.fromEntries(preparation.fields.map((field) => [field.key, field.label]));
 	return {
 		option: {
 			name: definition.name,
@@ -245,12 +260,14 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				request: { method: definition.method, url: definition.path },
 				// The whole run is ours (runOperation); n8n's engine builds the request and calls it.
 				send: { paginate: true },
-				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed)) },
+				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed, fieldLabels)) },
 			},
 		},
 		properties: [
-			...fields.map((field) => field.property),
-			LARGE_INPUT_NOTICE,
+			...fields.flatMap((field) =>
+				// A list's own notice says how it is read, right above the shared Return All.
+				output.kind === 'list' && field.property.name === 'returnAll' ? [listNotice(output.list), field.property] : [field.property],
+			),
 			optionsCollection(definition.method, options),
 		].map(
 			(property) => showFor(property, definition.resource, definition.operation, versions),

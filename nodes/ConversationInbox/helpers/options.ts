@@ -1,4 +1,4 @@
-import type { IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type { IHttpRequestMethods, INodeProperties, NodeHint } from 'n8n-workflow';
 
 import type { ListSpec, PageConcurrency, Paging } from './paging';
 import { asFigure, MAX_ITEMS_PER_INPUT_ITEM } from './paging/bound';
@@ -49,27 +49,80 @@ function onePerPageOption(list: ListSpec): INodeProperties {
 	};
 }
 
+/**
+ * How this list is read, in a notice right above Return All: the page size and how pages are
+ * fetched, or the whole list in one answer. Return All and Limit are one property for every list
+ * (helpers/sharing.ts: n8n evaluates each property per item), so their texts cannot speak for one
+ * list; the notice is the operation's own (its name is the list's, e.g. `chatsListNotice`) and has
+ * no value to evaluate.
+ */
+export function listNotice(list: ListSpec): INodeProperties {
+	const noun = list.itemsPath.split('.').pop() as string;
+	const Noun = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+	const one = `One item per ${noun.replace(/s$/, '')}.`;
+	const { paging } = list;
+	let text: string;
+	if (paging.kind === 'whole') {
+		text = `The API returns all ${noun} in one answer; Limit keeps the first ones. ${one}`;
+	} else if (paging.kind === 'cursor') {
+		text = `${Noun} come in pages of up to ${paging.maxPageSize}, one after the other (each page names the next). ${one}`;
+	} else {
+		const together = paging.concurrency ? `, several at a time (Options → ${paging.concurrency.label})` : '';
+		const end = paging.totalPath ? 'until the total the API gives' : 'until a shorter or empty page';
+		text = `${Noun} come in pages of up to ${paging.maxPageSize}${together}, ${end}. ${one}`;
+	}
+	return { displayName: text, name: `${noun}ListNotice`, type: 'notice', default: '' };
+}
+
 /** The Options of a list operation: the paging names (where it pages) and One Item per Page. */
 export function listOptions(list: ListSpec): INodeProperties[] {
 	return [...pagingNameOptions(list.paging), onePerPageOption(list)];
 }
 
 /**
- * Where a large input keeps n8n answering. n8n's routing engine prepares every input item before
- * any request leaves, without yielding (n8n-core RoutingNode.runNode): only Settings → Request
- * Options → Batching makes it pause between batches, and the node cannot switch it on itself (n8n's
- * loader replaces the node's Request Options with its own). 2 items per 5 ms is the setting measured
- * best for webhooks too (docs/performance.md, Freeze, "Where a webhook waits": a webhook call waits
- * for about 25 turns of n8n's event loop, and each batch of items is one turn; 50 per 50 ms kept
- * /healthz answering but left webhooks waiting seconds); the requests are the same.
+ * Where a large input keeps n8n answering: advice shown after a large run, not above every panel
+ * (DESIGN.md, "The editor"). n8n's routing engine prepares every input item before any request
+ * leaves, without yielding (n8n-core RoutingNode.runNode), at about 1.2-3 ms per item with this node
+ * depending on the machine (README, docs/performance.md); only Settings → Request Options → Batching
+ * makes it pause between batches, and the node cannot switch it on itself (n8n's loader replaces the
+ * node's Request Options with its own). 2 items per 5 ms is the setting measured best for webhooks
+ * too (docs/performance.md, Freeze); the requests are the same.
+ *
+ * n8n's node hints: the editor shows one in the output pane after a run (`afterExecution`) when its
+ * `displayCondition` holds over that run's input items. A declarative node cannot add hints while
+ * it runs (n8n-core 2.41's executeDeclarativeNode returns no hints), and a hint's text is fixed, so
+ * the run's size is said by range: one hint per range, from LARGE_RUN_ITEMS on, and none once the
+ * user set Batching.
  */
-export const LARGE_INPUT_NOTICE: INodeProperties = {
-	displayName:
-		'Thousands of input items? Settings → Request Options → Batching (2 items per batch, interval 5 ms) keeps n8n answering while the node runs (its editor, health check and other workflows\' webhooks), and the first requests leave at once; the run takes longer (about 1.3-1.6×) and the requests stay the same.',
-	name: 'largeInputNotice',
-	type: 'notice',
-	default: '',
-};
+export const LARGE_RUN_ITEMS = 1000;
+const MS_PER_ITEM = { min: 1.2, max: 3 };
+
+/** "1 000", as the README writes figures. */
+const figure = (n: number): string => n.toLocaleString('en-US').replace(/,/g, ' ');
+
+function seconds(items: number, msPerItem: number): string {
+	const s = (items * msPerItem) / 1000;
+	return s < 10 ? s.toFixed(1).replace(/\.0$/, '') : String(Math.round(s));
+}
+
+export function largeRunHints(ranges: Array<[number, number | undefined]> = [[LARGE_RUN_ITEMS, 3000], [3000, 10000], [10000, undefined]]): NodeHint[] {
+	const batchingSet = '((($parameter.requestOptions || {}).batching || {}).batch || {}).batchInterval > 0';
+	return ranges.map(([from, to]) => {
+		const size = to === undefined ? `${figure(from)} or more` : `${figure(from)}-${figure(to - 1)}`;
+		const wait =
+			to === undefined
+				? `${seconds(from, MS_PER_ITEM.min)} s or more`
+				: `${seconds(from, MS_PER_ITEM.min)}-${seconds(to - 1, MS_PER_ITEM.max)} s`;
+		const within = to === undefined ? `$input.all().length >= ${from}` : `$input.all().length >= ${from} && $input.all().length < ${to}`;
+		return {
+			message: `This run had ${size} input items. n8n prepared them all before the first request left and answered nothing else meanwhile (its editor, other workflows' webhooks, its health check): about ${wait} at ${MS_PER_ITEM.min}-${MS_PER_ITEM.max} ms per item. For runs this large, set Settings → Request Options → Batching to 2 items per batch, interval 5 ms: n8n keeps answering and the first requests leave at once; the run takes about 1.3-1.6× longer and sends the same requests.`,
+			type: 'info',
+			location: 'outputPane',
+			whenToDisplay: 'afterExecution',
+			displayCondition: `={{ ${within} && !(${batchingSet}) }}`,
+		};
+	});
+}
 
 /** "Options" collection with the escape hatch; body fields only where there is a body. */
 export function optionsCollection(method: IHttpRequestMethods, extra: INodeProperties[] = []): INodeProperties {

@@ -89,7 +89,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 			// normalizes every item that carries an error to { error: message }): the API's own
 			// message is in it.
 			const duplicate = nodeOutput(execution, 'Duplicate');
-			expect(duplicate.map((i) => i.json)).toEqual([{ error: `The request conflicts with existing data (HTTP 409): name: a tag named "${DEMO.tags.vip.name}" already exists` }]);
+			expect(duplicate.map((i) => i.json)).toEqual([{ error: `The request conflicts with existing data (HTTP 409): Name: a tag named "${DEMO.tags.vip.name}" already exists` }]);
 			expect(duplicate[0].pairedItem).toEqual({ item: 0 });
 			expect(requestsTo(sandbox.requests, '/tag/create').map((r) => r.status)).toEqual([200, 409]);
 			for (const request of sandbox.requests) expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
@@ -172,7 +172,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 				{ exists: true, jid: `${DEMO.contacts.alice.phoneNumber}@s.whatsapp.net` },
 				{ error: expect.stringMatching(/Phone Number.*item 1/) },
 				{ exists: false, jid: `${DEMO.notOnChannelPhoneNumber}@s.whatsapp.net` },
-				{ error: 'The API rejected the request as invalid (HTTP 400): phoneNumber must contain 8-15 digits' },
+				{ error: 'The API rejected the request as invalid (HTTP 400): Phone Number must contain 8-15 digits' },
 			]);
 			expect(validated.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 			// The missing number was never sent (the items' requests may go out in any order).
@@ -278,10 +278,9 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 			]);
 			const [upserted] = nodeJson(execution, 'Upsert');
 			expect((upserted.customFields as Array<{ key: string; value: unknown }>).map((f) => [f.key, f.value])).toEqual([['plan', '0123456789']]);
+			// Version 2's Get is simplified by default: the phone number and each field's key with its value.
 			const [read] = nodeJson(execution, 'Get');
-			expect(read.assignedTemplateIds).toEqual([DEMO.customFields.profile.id]);
-			const plan = (read.fields as Array<{ id: string; value: unknown }>).find((f) => f.id === DEMO.customFields.profile.fields.plan);
-			expect(plan?.value).toBe('0123456789');
+			expect(read).toEqual(expect.objectContaining({ phoneNumber: DEMO.contacts.alice.phoneNumber, plan: '0123456789' }));
 			expect(requestsTo(sandbox.requests, '/inbox/get-custom-fields-from-chat')[0].query).toEqual({ phoneNumber: DEMO.contacts.alice.phoneNumber });
 		});
 

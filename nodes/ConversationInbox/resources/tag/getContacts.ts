@@ -11,13 +11,15 @@ import type { Rule } from '../../helpers/prepare';
 import { subject, writeTarget } from '../../helpers/prepare';
 import { WIRE } from '../../../shared/wireNames';
 
-/** Both query parameters are the one Tag field of the panel, given By ID or By Name. */
+/** Both query parameters are the one Tag field of the panel, given by ID or by name. */
 const tagId = { in: 'qs', key: 'tagId', label: 'Tag' } as const;
 const tagName = { in: 'qs', key: 'tagName', label: 'Tag' } as const;
 
 /**
  * The Tag field: one input, two modes (n8n's resource locator without a list: the API cannot list
- * tags). The API takes either `tagId` or `tagName`, so the mode picks the query key.
+ * tags, which the field's description and both modes' hints say, with where IDs come from). The API
+ * takes either `tagId` or `tagName`, so the mode picks the query key. n8n labels the mode `id` "By
+ * ID" itself; the other is "Name", short for n8n's narrow mode box, which cut "By Name" to "By Nam".
  */
 const tagLocator: INodeProperties = {
 	displayName: 'Tag',
@@ -25,7 +27,8 @@ const tagLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'id', value: '' },
 	required: true,
-	description: 'The tag whose contacts to list: its ID, or its exact name',
+	description:
+		'The tag whose contacts to list: its ID, or its exact name. There is no list to pick from: the API cannot list tags.',
 	modes: [
 		{
 			displayName: 'By ID',
@@ -44,11 +47,11 @@ const tagLocator: INodeProperties = {
 			],
 		},
 		{
-			displayName: 'By Name',
+			displayName: 'Name',
 			name: 'name',
 			type: 'string',
 			placeholder: 'e.g. VIP Customer',
-			hint: 'The exact name, case-sensitive: "vip" does not find "VIP"',
+			hint: 'The exact name, case-sensitive: "vip" does not find "VIP". No list to pick from: the API cannot list tags; their IDs are in the platform and in the output of Tag → Create.',
 		},
 	],
 };
@@ -74,9 +77,9 @@ const tagRule: Rule = (ctx) => {
 	const idValue = legacy ? ctx.fn.getNodeParameter('tagId', '') : byName ? undefined : chosen.value;
 	const nameValue = legacy ? ctx.fn.getNodeParameter('tagName', '') : byName ? chosen.value : undefined;
 	if (isAbsent(idValue) && isAbsent(nameValue)) {
-		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (By Name)');
+		throw missing(subject(ctx, 'Tag'), 'give the tag\'s ID (By ID) or its exact name (Name)');
 	}
-	writeTarget(ctx, tagId, id({ byName: 'switch Tag to By Name to give its name' })(idValue, subject(ctx, tagId.label)));
+	writeTarget(ctx, tagId, id({ byName: 'switch Tag to Name to give its name' })(idValue, subject(ctx, tagId.label)));
 	writeTarget(ctx, tagName, text({ min: 1, max: NAME_MAX_LENGTH, fix: NAME_FIX })(nameValue, subject(ctx, tagName.label)));
 };
 
@@ -118,12 +121,12 @@ export const GET_CONTACTS: Pick<OperationDefinition, 'resource' | 'operation' | 
 
 /**
  * Version 2 (version 1, as released in 0.1.0 with Tag ID and Tag Name, is getContacts.v1.ts): one
- * Tag field, By ID or By Name.
+ * Tag field, by ID or by name.
  */
 export const tagGetContacts = defineOperation({
 	...GET_CONTACTS,
 	description:
-		'List the contacts that have a tag, given By ID or By exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
+		'List the contacts that have a tag, given by ID or by exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	fields: [tagLocator, ...LEGACY_TAG_PARAMETERS, ...GET_CONTACTS.returnAllAndLimit],
 	rules: [tagRule],
 	versions: [2],

@@ -53,6 +53,13 @@ export const tagRemoveFromContact = defineOperation({
 			PHONE_NUMBER,
 			phone({ required: true, format: 'numberOrLid' }),
 		),
+		{
+			// The rule that spans the two fields, in the panel (not only in their tooltips).
+			displayName: 'Give the tags to remove as Tag IDs, Tag Names or both: at least one tag, at most 50 of each.',
+			name: 'removeTagsNotice',
+			type: 'notice',
+			default: '',
+		},
 		tagIds,
 		tagNames,
 		additionalFields([
