@@ -136,7 +136,7 @@ function dropIdleRuns(now: number): void {
 	}
 	// The queue keeps stale pairs of dropped runs until they are passed: rebuild it when most are.
 	if (answers.length - answersHead > 2 * answersHeld + 1024) {
-		answers = answers.slice(answersHead).filter(([run, key]) => !run.dropped && typeof run.writes.get(key) === 'object');
+		answers = answers.slice(answersHead).filter(([run]) => !run.dropped);
 		answersHead = 0;
 	}
 }
@@ -158,9 +158,10 @@ function holdAnswer(run: RunMemory, key: string, outcome: WriteOutcome): void {
 	answersHeld++;
 	while (answersHeld > limits.maxAnswers && answersHead < answers.length) {
 		const [oldRun, oldKey] = answers[answersHead++];
-		const held = oldRun.writes.get(oldKey);
-		if (oldRun.dropped || held === undefined || typeof held !== 'object' || isPending(held)) continue;
-		oldRun.writes.set(oldKey, held.kind === 'accepted' ? 'accepted' : 'unknown');
+		if (oldRun.dropped) continue;
+		// The write of a pair holds its answer until now: an answer is returned, never replaced.
+		const held = oldRun.writes.get(oldKey) as Exclude<WriteOutcome, { kind: 'notDone' }>;
+		oldRun.writes.set(oldKey, held.kind);
 		answersHeld--;
 	}
 	if (answersHead > 1024 && answersHead * 2 > answers.length) {
@@ -193,17 +194,13 @@ export async function writeOnce(
 	dropIdleRuns(now);
 	const runKey = runKeyOf(scope);
 	const key = writeKeyOf(scope, sent);
-	let run = touch(runKey, now);
+	const run = touch(runKey, now);
 	// Nothing held: no await before the write is marked on the wire, so a second ask of the same
-	// write (a retry while the first try's is still in flight) finds it and waits for it.
+	// write (a retry while the first try's is still in flight) finds it and waits for it. A write
+	// waited for touched the run when it settled (and a run with a write on the wire is kept).
 	const held = run.writes.get(key);
 	const earlier = held === undefined ? undefined : await earlierOutcome(held);
-	if (earlier !== undefined) {
-		touch(runKey, clock());
-		return { outcome: earlier, remembered: true };
-	}
-	// The wait above may have outlasted the run (a dropped run is not written to).
-	run = touch(runKey, clock());
+	if (earlier !== undefined) return { outcome: earlier, remembered: true };
 	const promise = send();
 	const pending: Pending = { promise };
 	// Only nothing, or an earlier try's write that was refused or whose path failed, is replaced.
@@ -215,12 +212,10 @@ export async function writeOnce(
 		return { outcome: settled, remembered: false };
 	} finally {
 		run.pending--;
-		const after = touch(runKey, clock());
-		if (after.writes.get(key) === pending) {
-			// Refused, never left (or the path itself failed): nothing to remember, a retry sends it again.
-			if (settled === undefined || settled.kind === 'notDone') after.writes.delete(key);
-			else holdAnswer(after, key, settled);
-		}
+		touch(runKey, clock());
+		// Refused, never left (or the path itself failed): nothing to remember, a retry sends it again.
+		if (settled === undefined || settled.kind === 'notDone') run.writes.delete(key);
+		else holdAnswer(run, key, settled);
 	}
 }
 
