@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The memory of writes itself (writes.ts; DESIGN.md "Never twice", amended 2026-11-26), on a fake
  * monotonic clock: one memory per node run, kept until its idle bound after the run's LAST activity
