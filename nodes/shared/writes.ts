@@ -123,8 +123,6 @@ function writeKeyOf(scope: WriteScope, sent: SentWrite): string {
 	return `${scope.item} ${hash}`;
 }
 
-const isPending = (held: Held): held is Pending => typeof held === 'object' && 'promise' in held;
-
 /** Drops the runs idle for longer than `runIdleMs` (none with a write on the wire). */
 function dropIdleRuns(now: number): void {
 	for (const [key, run] of runs) {
@@ -174,7 +172,7 @@ function holdAnswer(run: RunMemory, key: string, outcome: WriteOutcome): void {
 async function earlierOutcome(held: Held): Promise<WriteOutcome | ForgottenOutcome | undefined> {
 	if (held === 'accepted' || held === 'unknown') return { kind: held, forgotten: true };
 	// A failure of the earlier try's own path (not an answer) leaves it to this try.
-	const outcome = isPending(held) ? await held.promise.catch((): WriteOutcome | undefined => undefined) : held;
+	const outcome = 'promise' in held ? await held.promise.catch((): WriteOutcome | undefined => undefined) : held;
 	return outcome === undefined || outcome.kind === 'notDone' ? undefined : outcome;
 }
 
@@ -220,10 +218,11 @@ export async function writeOnce(
 }
 
 /** What the memory holds now (for the tests of its bounds and the README's figures). */
+/** `queued`: the places the queue of answers holds, passed ones included (its memory). */
 export function heldWrites(): { runs: number; facts: number; answers: number; queued: number } {
 	let facts = 0;
 	for (const run of runs.values()) facts += run.writes.size;
-	return { runs: runs.size, facts, answers: answersHeld, queued: answers.length - answersHead };
+	return { runs: runs.size, facts, answers: answersHeld, queued: answers.length };
 }
 
 /** Forgets everything (a test's fresh start; what a restart of n8n does). */

@@ -110,6 +110,7 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 	test('a refused write is not remembered; a changed request is a new write', async () => {
 		const refused = async () => ({ kind: 'notDone' as const, error: new Error('refused') });
 		await writeOnce(scope(0), { ...sent, url: '/refused' }, refused, clock);
+		expect(heldWrites()).toMatchObject({ facts: 0, answers: 0 });
 		expect((await writeOnce(scope(0), { ...sent, url: '/refused' }, accepted, clock)).remembered).toBe(false);
 		await writeOnce(scope(1), sent, accepted, clock);
 		expect((await writeOnce(scope(1), { ...sent, body: { name: 'y' } }, accepted, clock)).remembered).toBe(false);
@@ -208,5 +209,80 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		// 30 runs of 200 answers dropped: the queue keeps at most 2 × held + 1 024 of their stale places.
 		expect(heldWrites()).toMatchObject({ runs: 1, answers: 1 });
 		expect(heldWrites().queued).toBeLessThanOrEqual(2 * 1 + 1_024 + 200);
+	});
+
+	test('a retry that waited for a write whose own path failed sends it itself', async () => {
+		let fail: (error: Error) => void = () => undefined;
+		const first = writeOnce(scope(0), sent, async () => await new Promise<WriteOutcome>((_, reject) => (fail = reject)), clock);
+		let sends = 0;
+		const retried = writeOnce(scope(0), sent, async () => {
+			sends++;
+			return await accepted();
+		}, clock);
+		await new Promise((resolve) => setImmediate(resolve));
+		fail(new Error('bug'));
+		await expect(first).rejects.toThrow('bug');
+		expect((await retried).remembered).toBe(false);
+		expect(sends).toBe(1);
+	});
+
+	test('what identifies a request, further: a list is not an object with the same keys, list entries are apart, key order of many keys', async () => {
+		const keys = ['e', 'd', 'c', 'b', 'a'];
+		const pairs: Array<[unknown, unknown, boolean]> = [
+			[{ list: [1, 2] }, { list: { 0: 1, 1: 2 } }, false],
+			[{ list: [12, 3] }, { list: [1, 23] }, false],
+			[Object.fromEntries(keys.map((key, index) => [key, index])), Object.fromEntries([...keys].reverse().map((key) => [key, keys.indexOf(key)])), true],
+			[Object.fromEntries(['c', 'a', 'd', 'b', 'e'].map((key) => [key, key])), Object.fromEntries(['b', 'e', 'a', 'c', 'd'].map((key) => [key, key])), true],
+		];
+		for (const [first, second, same] of pairs) {
+			forgetAllWrites();
+			await writeOnce(scope(0), { ...sent, body: first }, accepted, clock);
+			const { remembered } = await writeOnce(scope(0), { ...sent, body: second }, accepted, clock);
+			expect({ first, second, remembered }).toEqual({ first, second, remembered: same });
+		}
+	});
+
+	test('after the queue is rebuilt (idle runs dropped), a live run\'s oldest answers are still the first forgotten, and the count stays exact', async () => {
+		for (let item = 0; item < 10; item++) await writeOnce(scope(item, 'live'), sent, accepted, clock);
+		limits.maxAnswers = 2_000;
+		// Evictions first (the queue's head moves past them), then idle runs to drop.
+		for (let item = 0; item < 2_100; item++) await writeOnce(scope(item, 'early'), sent, accepted, clock);
+		for (let run = 0; run < 10; run++) for (let item = 0; item < 200; item++) await writeOnce(scope(item, `idle-${run}`), sent, accepted, clock);
+		now += IDLE / 2;
+		for (let item = 10; item < 12; item++) await writeOnce(scope(item, 'live'), sent, accepted, clock);
+		now += IDLE / 2;
+		// 'early' and the idle runs are dropped now ('live' was active half a bound ago).
+		await writeOnce(scope(12, 'live'), sent, accepted, clock);
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 13 });
+		const held = heldWrites().answers;
+		// live's answers of items 10-12 (0-9 were forgotten when 'early' came).
+		expect(held).toBe(3);
+		limits.maxAnswers = 2;
+		await writeOnce(scope(13, 'live'), sent, accepted, clock);
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 14, answers: 2 });
+		// The newest 2 answered (12, 13), the older only as facts.
+		expect((await writeOnce(scope(11, 'live'), sent, accepted, clock)).outcome).toEqual({ kind: 'accepted', forgotten: true });
+		expect((await writeOnce(scope(12, 'live'), sent, accepted, clock)).outcome).toEqual({ kind: 'accepted', result: { ok: true, value: { n: 1 } } });
+		expect((await writeOnce(scope(13, 'live'), sent, accepted, clock)).outcome).toEqual({ kind: 'accepted', result: { ok: true, value: { n: 1 } } });
+	});
+
+	test('a run active again moves behind the idle ones: the idle run created after it is still dropped', async () => {
+		await writeOnce(scope(0, 'first'), sent, accepted, clock);
+		await writeOnce(scope(0, 'second'), sent, accepted, clock);
+		now += IDLE - 1;
+		await writeOnce(scope(1, 'first'), sent, accepted, clock);
+		now += 1;
+		await writeOnce(scope(2, 'first'), sent, accepted, clock);
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 3 });
+	});
+
+	test('the places of a dropped run\'s answers in the queue are passed over: the live run\'s oldest answer is the one forgotten', async () => {
+		limits.maxAnswers = 4;
+		for (let item = 0; item < 2; item++) await writeOnce(scope(item, 'dropped'), sent, accepted, clock);
+		now += IDLE;
+		for (let item = 0; item < 5; item++) await writeOnce(scope(item, 'live'), sent, accepted, clock);
+		expect(heldWrites()).toMatchObject({ runs: 1, facts: 5, answers: 4 });
+		expect((await writeOnce(scope(0, 'live'), sent, accepted, clock)).outcome).toEqual({ kind: 'accepted', forgotten: true });
+		expect((await writeOnce(scope(1, 'live'), sent, accepted, clock)).outcome).toEqual({ kind: 'accepted', result: { ok: true, value: { n: 1 } } });
 	});
 });
