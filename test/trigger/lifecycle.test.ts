@@ -535,7 +535,7 @@ describe('activation errors', () => {
 			trigger(triggerParameters({ extraHeaders: [{ key: 'x-a', value: '1' }, { key: 'X-A', value: '2' }] })).activate(),
 		).rejects.toThrow('Invalid Extra Headers: entry 2 repeats a header name (names are case-insensitive), got "X-A"');
 		await expect(trigger(triggerParameters({ events: ['MESSAGE_RECEIVED', 'NO_SUCH_EVENT'] })).activate()).rejects.toThrow(
-			/^Invalid Events: entry 2 must be one of MESSAGE_SENT_AND_RECEIVED, .*, got "NO_SUCH_EVENT"$/,
+			/^Invalid Events, value 2: must be one of MESSAGE_SENT_AND_RECEIVED, .*, got "NO_SUCH_EVENT"$/,
 		);
 		expect(fixture.sandbox.state.webhooks.size).toBe(countBefore);
 	});
