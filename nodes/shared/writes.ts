@@ -81,31 +81,27 @@ interface Pending {
 type Held = Pending | WriteOutcome | 'accepted' | 'unknown';
 
 interface RunMemory {
+	/** its key in `runs` */
+	key: string;
 	lastActive: number;
 	/** writes on the wire */
 	pending: number;
-	/** dropped (idle): its answers in the queue below are stale */
-	dropped: boolean;
 	/** item + request hash → what is held */
 	writes: Map<string, Held>;
 }
 
 /** Node runs, least recently active first (an active run is moved to the end). */
 const runs = new Map<string, RunMemory>();
-/** Settled answers in the order they came: [run, write key]; stale pairs are skipped. */
-let answers: Array<[RunMemory, string]> = [];
-let answersHead = 0;
-/** Answers held now (pairs in `answers` that are not stale). */
-let answersHeld = 0;
+/** The answers held, oldest first (a Map keeps its insertion order): run key + write key → both. */
+const answers = new Map<string, [RunMemory, string]>();
 
 /** JSON with the keys of every object sorted, so the same request always hashes the same. */
 function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, inner]) => inner !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonical(inner)}`).join(',')}}`;
+		const object = value as Record<string, unknown>;
+		const keys = Object.keys(object).filter((key) => object[key] !== undefined).sort();
+		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(object[key])}`).join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'undefined';
 }
@@ -114,35 +110,31 @@ function runKeyOf(scope: WriteScope): string {
 	return JSON.stringify([scope.execution, scope.node, scope.run]);
 }
 
-/** The item and a 128-bit hash of the request: short, so a run of 100 000 writes stays small. */
+/** The item and a 128-bit hash of the request (its method as transport.ts gives it, upper case). */
 function writeKeyOf(scope: WriteScope, sent: SentWrite): string {
 	const hash = createHash('sha256')
-		.update(canonical([sent.method.toUpperCase(), sent.baseURL ?? '', sent.url, sent.qs ?? {}, sent.body ?? null]))
+		.update(canonical([sent.method, sent.baseURL ?? '', sent.url, sent.qs ?? {}, sent.body ?? null]))
 		.digest('base64')
 		.slice(0, 22);
 	return `${scope.item} ${hash}`;
 }
 
-/** Drops the runs idle for longer than `runIdleMs` (none with a write on the wire). */
+const answerKeyOf = (run: RunMemory, key: string): string => `${run.key}\n${key}`;
+
+/** Drops the runs idle for longer than `runIdleMs` (none with a write on the wire), answers and all. */
 function dropIdleRuns(now: number): void {
 	for (const [key, run] of runs) {
 		if (run.lastActive + limits.runIdleMs > now) break;
 		if (run.pending > 0) continue;
 		runs.delete(key);
-		run.dropped = true;
-		for (const held of run.writes.values()) if (typeof held === 'object') answersHeld--;
-	}
-	// The queue keeps stale pairs of dropped runs until they are passed: rebuild it when most are.
-	if (answers.length - answersHead > 2 * answersHeld + 1024) {
-		answers = answers.slice(answersHead).filter(([run]) => !run.dropped);
-		answersHead = 0;
+		for (const [writeKey, held] of run.writes) if (typeof held === 'object') answers.delete(answerKeyOf(run, writeKey));
 	}
 }
 
 /** The run's memory, made the most recently active. */
 function touch(key: string, now: number): RunMemory {
 	let run = runs.get(key);
-	if (run === undefined) run = { lastActive: now, pending: 0, dropped: false, writes: new Map() };
+	if (run === undefined) run = { key, lastActive: now, pending: 0, writes: new Map() };
 	else runs.delete(key);
 	run.lastActive = now;
 	runs.set(key, run);
@@ -152,19 +144,12 @@ function touch(key: string, now: number): RunMemory {
 /** Keeps a settled write's answer; past `maxAnswers`, the oldest answers become bare facts. */
 function holdAnswer(run: RunMemory, key: string, outcome: WriteOutcome): void {
 	run.writes.set(key, outcome);
-	answers.push([run, key]);
-	answersHeld++;
-	while (answersHeld > limits.maxAnswers && answersHead < answers.length) {
-		const [oldRun, oldKey] = answers[answersHead++];
-		if (oldRun.dropped) continue;
-		// The write of a pair holds its answer until now: an answer is returned, never replaced.
-		const held = oldRun.writes.get(oldKey) as Exclude<WriteOutcome, { kind: 'notDone' }>;
-		oldRun.writes.set(oldKey, held.kind);
-		answersHeld--;
-	}
-	if (answersHead > 1024 && answersHead * 2 > answers.length) {
-		answers = answers.slice(answersHead);
-		answersHead = 0;
+	answers.set(answerKeyOf(run, key), [run, key]);
+	for (const [answerKey, [oldRun, oldKey]] of answers) {
+		if (answers.size <= limits.maxAnswers) break;
+		answers.delete(answerKey);
+		// A held answer is returned, never replaced: the write still holds it here.
+		oldRun.writes.set(oldKey, (oldRun.writes.get(oldKey) as Exclude<WriteOutcome, { kind: 'notDone' }>).kind);
 	}
 }
 
@@ -218,17 +203,14 @@ export async function writeOnce(
 }
 
 /** What the memory holds now (for the tests of its bounds and the README's figures). */
-/** `queued`: the places the queue of answers holds, passed ones included (its memory). */
-export function heldWrites(): { runs: number; facts: number; answers: number; queued: number } {
+export function heldWrites(): { runs: number; facts: number; answers: number } {
 	let facts = 0;
 	for (const run of runs.values()) facts += run.writes.size;
-	return { runs: runs.size, facts, answers: answersHeld, queued: answers.length };
+	return { runs: runs.size, facts, answers: answers.size };
 }
 
 /** Forgets everything (a test's fresh start; what a restart of n8n does). */
 export function forgetAllWrites(): void {
 	runs.clear();
-	answers = [];
-	answersHead = 0;
-	answersHeld = 0;
+	answers.clear();
 }
