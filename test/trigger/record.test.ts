@@ -54,3 +54,12 @@ test('a node holding more than the bound on its own keeps every registration: th
 	expect(recordedRegistrations(crowded)).toHaveLength(DOCUMENTED_BOUND + 1);
 	expect(recordedRegistrations(crowded).at(-1)).toEqual(registration(DOCUMENTED_BOUND));
 });
+
+test('the same URL and settings under two secrets (the token changed between the two) are two registrations on the platform: both kept', () => {
+	const node = recordKey('wf-rotated', 'webhook:rotated');
+	const underOldToken = { ...registration(7), secretHash: 'cd'.repeat(32) };
+	const underNewToken = { ...registration(7), secretHash: 'ef'.repeat(32) };
+	recordRegistration(node, underOldToken);
+	recordRegistration(node, underNewToken);
+	expect(recordedRegistrations(node)).toEqual([underOldToken, underNewToken]);
+});
