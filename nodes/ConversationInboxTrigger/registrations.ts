@@ -66,7 +66,7 @@ export interface TriggerState {
 /** Identifies a registration's settings; the same settings always give the same fingerprint. */
 export function fingerprintOf(config: TriggerConfig, event: string): string {
 	const parts = [config.integrationId, event, config.transferType, config.delayMinutes, config.headersHash];
-	return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex').slice(0, 32);
+	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -80,7 +80,9 @@ export function loadState(staticData: IDataObject): TriggerState {
 	const entries = Array.isArray(staticData.registrations) ? (staticData.registrations as unknown[]) : [];
 	const registrations: Registration[] = [];
 	for (const entry of entries) {
-		if (!entry || typeof entry !== 'object') continue;
+		// null and undefined cannot be destructured; any other entry that is not an object has no
+		// text url and is dropped by the next line
+		if (!entry) continue;
 		const { url, event, fingerprint, secretHash: hash, secretTag: tag } = entry as IDataObject;
 		if (!isString(url) || !isString(event) || !isString(fingerprint)) continue;
 		if (isSecretHash(hash)) registrations.push({ url, event, fingerprint, secretHash: hash });
@@ -125,11 +127,8 @@ export function missingEvents(state: TriggerState, url: string, config: TriggerC
 
 /** Identifies one registration on the platform (a URL, its settings, the secret it carries). */
 export function registrationKey(registration: Registration): string {
-	return [
-		registration.url,
-		registration.fingerprint,
-		registration.secretHash ?? registration.secretTag ?? '',
-	].join('\n');
+	// JSON: distinct registrations never share a key (no separator to collide with); no secret is null
+	return JSON.stringify([registration.url, registration.fingerprint, registration.secretHash ?? registration.secretTag]);
 }
 
 /**

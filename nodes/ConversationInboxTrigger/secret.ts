@@ -32,7 +32,7 @@ export function nodeIdentity(context: IHookFunctions | IWebhookFunctions): strin
 }
 
 export function deriveSecret(apiToken: string, identity: string): string {
-	return createHmac('sha256', apiToken).update(DERIVATION_LABEL + identity, 'utf8').digest('hex');
+	return createHmac('sha256', apiToken).update(DERIVATION_LABEL + identity).digest('hex');
 }
 
 /**
@@ -41,7 +41,7 @@ export function deriveSecret(apiToken: string, identity: string): string {
  * token the node has now. The secret is 256 bits of HMAC output, so its hash cannot be reversed.
  */
 export function secretHash(secret: string): string {
-	return createHash('sha256').update(`tag\n${secret}`, 'utf8').digest('hex');
+	return createHash('sha256').update(`tag\n${secret}`).digest('hex');
 }
 
 /** Length of the `secretTag` stored before `secretHash`: the hash's first 16 characters. */
@@ -51,12 +51,11 @@ export const SECRET_TAG_LENGTH = 16;
 export async function currentSecret(
 	context: IHookFunctions | IWebhookFunctions,
 ): Promise<string | undefined> {
-	let token: unknown;
-	try {
-		token = (await context.getCredentials(CREDENTIAL_NAME)).apiToken;
-	} catch {
-		return undefined;
-	}
+	// A credential that cannot be read counts as one without a token.
+	const token: unknown = await context.getCredentials(CREDENTIAL_NAME).then(
+		(credentials) => credentials.apiToken,
+		() => undefined,
+	);
 	if (typeof token !== 'string' || token === '') return undefined;
 	return deriveSecret(token, nodeIdentity(context));
 }

@@ -151,6 +151,17 @@ describe('activation (create)', () => {
 		expect(headerOf(registration, SECRET_HEADER)).toBe(expected);
 	});
 
+	test('a node whose webhook ID is empty (a hand-edited or imported workflow) is taken as one without: its secret comes from the workflow ID and node name', async () => {
+		// An empty ID is no identity: taken as one, every such node of every workflow would share a secret.
+		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }), { webhookId: '' });
+		await instance.activate();
+		const [registration] = webhooksFor(fixture.sandbox, instance.webhookUrl());
+		const expected = createHmac('sha256', DEMO.token)
+			.update('n8n-nodes-conversation-inbox/trigger-webhook-secret/v1\nworkflow:wf-test\nnode:Conversation Inbox Trigger')
+			.digest('hex');
+		expect(headerOf(registration, SECRET_HEADER)).toBe(expected);
+	});
+
 	test('checkExists answers true once registered, and false for a URL that has no registrations (test URL)', async () => {
 		const instance = trigger(triggerParameters({ events: ['MESSAGE_SENT'] }));
 		expect(await instance.runHook('checkExists')).toBe(false);
@@ -515,6 +526,20 @@ describe('activation errors', () => {
 		const padded = trigger(triggerParameters({ integrationId: ` ${WHATSAPP} `, integrationMode: 'id' }));
 		await padded.activate();
 		expect(webhooksFor(fixture.sandbox, padded.webhookUrl()).map((webhook) => webhook.integrationId)).toEqual([WHATSAPP]);
+	});
+
+	test.each([
+		['empty', ''],
+		['missing', undefined],
+	])('a credential whose API token is %s fails with a NodeOperationError before any request', async (_, apiToken) => {
+		const credentials = { ...fixture.credentials, apiToken } as typeof fixture.credentials;
+		const requestsBefore = fixture.sandbox.requests.length;
+		const activation = trigger(triggerParameters(), { credentials }).activate();
+		await expect(activation).rejects.toThrow(NodeOperationError);
+		await expect(trigger(triggerParameters(), { credentials }).activate()).rejects.toThrow(
+			'The credential has no API token',
+		);
+		expect(fixture.sandbox.requests.length).toBe(requestsBefore);
 	});
 
 	test('no selected event, a negative delay, or a reserved header name fail before any request', async () => {

@@ -178,6 +178,27 @@ describe('authenticity', () => {
 		}
 	});
 
+	test('a node whose credential cannot be read and that has no record of the registration refuses even the right secret with 401, not an error', async () => {
+		const unreadable = new TriggerInstance({
+			nodeClass: restartedN8n(),
+			credentials,
+			webhookBaseUrl: endpoint.webhookBaseUrl,
+			webhookId: instance.node.webhookId,
+			parameters: instance.setup.parameters,
+		});
+		// as in a workflow whose credential was deleted: n8n's getCredentials throws
+		delete unreadable.node.credentials;
+		endpoint.attach(unreadable);
+		try {
+			const { status, text, call } = await deliver();
+			expect(status).toBe(401);
+			expect(JSON.parse(text)).toEqual({ success: false, message: 'Missing or wrong webhook secret' });
+			expect(call.items).toBeUndefined();
+		} finally {
+			endpoint.attach(instance);
+		}
+	});
+
 	test('a node first activated under version 1 still accepts the random secret in its static data, and the derived one', async () => {
 		const legacySecret = 'b2'.repeat(32);
 		const legacy = new TriggerInstance({

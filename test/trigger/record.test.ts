@@ -46,3 +46,20 @@ test('a node\'s registrations are kept apart per workflow and node; the same reg
 	recordedRegistrations(a)[0].url = 'changed';
 	expect(recordedRegistrations(a)[0].url).toBe(registration(1).url);
 });
+
+test('a node holding more than the bound on its own keeps every registration: the one just written is never forgotten (forgetting it would register it twice)', () => {
+	const crowded = recordKey('wf-crowded', 'webhook:crowded');
+	const written = Array.from({ length: DOCUMENTED_BOUND + 1 }, (_, n) => registration(n));
+	for (const one of written) recordRegistration(crowded, one);
+	expect(recordedRegistrations(crowded)).toHaveLength(DOCUMENTED_BOUND + 1);
+	expect(recordedRegistrations(crowded).at(-1)).toEqual(registration(DOCUMENTED_BOUND));
+});
+
+test('the same URL and settings under two secrets (the token changed between the two) are two registrations on the platform: both kept', () => {
+	const node = recordKey('wf-rotated', 'webhook:rotated');
+	const underOldToken = { ...registration(7), secretHash: 'cd'.repeat(32) };
+	const underNewToken = { ...registration(7), secretHash: 'ef'.repeat(32) };
+	recordRegistration(node, underOldToken);
+	recordRegistration(node, underNewToken);
+	expect(recordedRegistrations(node)).toEqual([underOldToken, underNewToken]);
+});

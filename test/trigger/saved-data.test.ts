@@ -120,6 +120,18 @@ describe('stored registrations without a secret tag (made with the version-1 sec
 		await reactivate(withNodeData(workflow, stored), webhookId);
 		expect(registrationsReceived()).toBe(1);
 	});
+
+	test.each([
+		['63 hex characters', 'ab'.repeat(31) + 'a'],
+		['64 characters with one that is not hex inside', 'a'.repeat(32) + 'z' + 'a'.repeat(31)],
+	])('with a secret hash of %s and no tag: registered again (no delivery could match it)', async (_, hash) => {
+		const { node, webhookId, workflow } = await savedByFirstActivation();
+		const stored = {
+			registrations: entriesOf(node).map((entry) => ({ ...withoutTag(entry), secretHash: hash })),
+		};
+		await reactivate(withNodeData(workflow, stored), webhookId);
+		expect(registrationsReceived()).toBe(1);
+	});
 });
 
 describe('damaged entries in the saved registrations: dropped, never thrown on, never reused', () => {
