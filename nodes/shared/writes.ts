@@ -127,7 +127,7 @@ function dropIdleRuns(now: number): void {
 		if (run.lastActive + limits.runIdleMs > now) break;
 		if (run.pending > 0) continue;
 		runs.delete(key);
-		for (const [writeKey, held] of run.writes) if (typeof held === 'object') answers.delete(answerKeyOf(run, writeKey));
+		for (const writeKey of run.writes.keys()) answers.delete(answerKeyOf(run, writeKey));
 	}
 }
 

@@ -227,6 +227,7 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		const pairs: Array<[unknown, unknown, boolean]> = [
 			[{ list: [1, 2] }, { list: { 0: 1, 1: 2 } }, false],
 			[{ list: [12, 3] }, { list: [1, 23] }, false],
+			[{ list: [undefined] }, { list: [] }, false],
 			[Object.fromEntries(keys.map((key, index) => [key, index])), Object.fromEntries([...keys].reverse().map((key) => [key, keys.indexOf(key)])), true],
 			[Object.fromEntries(['c', 'a', 'd', 'b', 'e'].map((key) => [key, key])), Object.fromEntries(['b', 'e', 'a', 'c', 'd'].map((key) => [key, key])), true],
 		];
