@@ -226,7 +226,8 @@ export const ROWS: VariantRow[] = [
 		names: [/"phoneNumber"/, RENAME_OPTION],
 		because: /The API's message names "phoneNumber"/,
 		fix: customFields(rename({ phoneNumber: 'phone' })),
-		right: (out) => expect(out[0].json).toHaveProperty('fields'),
+		// Version 2's Simplify (on by default): each field's key with its value.
+		right: (out) => expect(out[0].json).toHaveProperty('plan', 'pro'),
 	},
 	{
 		assumption: 'GET /inbox/find-all-chats names `category`, `integrationIds`, … (filters)',

@@ -50,7 +50,9 @@ const QUESTION_POSTS = ['/integration/validate-chat-phone-number'];
 const LIST_SHAPES: AnswerShape[] = ['messageList', 'errorsList'];
 
 /** The error text the sandbox's 400 carries in the error-shape rows. */
-export const REASON = 'name: must be something else';
+// Not a field name first: a message that starts with a field the operation sent is shown in the
+// panel's words ("Name: …", errors.ts inPanelWords; test/node/panel-words.test.ts), this one as it came.
+export const REASON = 'that value must be something else';
 
 export interface ShapeRow {
 	label: string;
