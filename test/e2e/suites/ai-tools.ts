@@ -264,7 +264,7 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 
 			const duplicate = await call('Create_a_tag', { Name: DEMO.tags.vip.name, Color: '#1A73E8' });
 			expect(duplicate.isError).toBe(true);
-			expect(duplicate.text).toContain(`name: a tag named "${DEMO.tags.vip.name}" already exists`);
+			expect(duplicate.text).toContain(`Name: a tag named "${DEMO.tags.vip.name}" already exists`); // the API's "name:" in the panel's words (issue 36)
 			expect(duplicate.text).toContain('HTTP 409');
 			expectNoSecret(duplicate.text);
 			expect(requestsTo(c.sandbox.requests, '/tag/create').map((r) => r.status)).toEqual([409]);
