@@ -30,15 +30,21 @@ function fromEnv<T>(name: string): T {
 	return JSON.parse(raw) as T;
 }
 
+/** A setting of n8n the suites run under besides its defaults: named in the describe, given to n8n's environment. */
+export interface N8nVariant {
+	label: string;
+	env: Record<string, string>;
+}
+
 /**
  * describe() for one n8n version, skipped when N8N_E2E_VERSIONS does not select it (under CI=true:
  * failed, see gate.ts). Starts the
  * sandbox and n8n before the suites and stops both after them.
  */
-export function describeN8n(major: N8nMajor, suites: Array<(ctx: () => E2EContext) => void>): void {
+export function describeN8n(major: N8nMajor, suites: Array<(ctx: () => E2EContext) => void>, variant?: N8nVariant): void {
 	const selected = selectedMajors().includes(major);
 	const off = `N8N_E2E_VERSIONS=${process.env.N8N_E2E_VERSIONS ?? ''} does not select n8n ${major}`;
-	describeWhen(selected, `n8n ${N8N_VERSIONS[major]}`, off, () => {
+	describeWhen(selected, `n8n ${N8N_VERSIONS[major]}${variant ? `, ${variant.label}` : ''}`, off, () => {
 		let current: E2EContext | undefined;
 		let sandbox: Sandbox | undefined;
 		let stack: N8nStack | undefined;
@@ -49,7 +55,7 @@ export function describeN8n(major: N8nMajor, suites: Array<(ctx: () => E2EContex
 			// minuteMs: a webhook's delayMinutes passes in 20 ms per minute. The API's rate is limited
 			// as a SaaS API's is (reset() keeps it); a test that needs no limit says so (setRateLimit).
 			sandbox = await startSandbox({ quiet: true, minuteMs: 20, rateLimit: SAAS_RATE_LIMIT });
-			stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token } });
+			stack = await startN8nStack({ install, packed, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, env: variant?.env });
 			current = { major, install, sandbox, stack, client: stack.client };
 		}, 300_000);
 
