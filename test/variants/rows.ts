@@ -226,8 +226,12 @@ export const ROWS: VariantRow[] = [
 		names: [/"phoneNumber"/, RENAME_OPTION],
 		because: /The API's message names "phoneNumber"/,
 		fix: customFields(rename({ phoneNumber: 'phone' })),
-		// Version 2's Simplify (on by default): each field's key with its value.
-		right: (out) => expect(out[0].json).toHaveProperty('plan', 'pro'),
+		// Version 2's Simplify (on by default): each field's key with its value, and the number it is
+		// for although the query named it "phone".
+		right: (out) => {
+			expect(out[0].json).toHaveProperty('plan', 'pro');
+			expect(out[0].json).toHaveProperty('phoneNumber', '5511987650001');
+		},
 	},
 	{
 		assumption: 'GET /inbox/find-all-chats names `category`, `integrationIds`, … (filters)',

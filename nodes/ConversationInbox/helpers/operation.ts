@@ -177,7 +177,7 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 			// 3. The answer's payload, or every page of the list (its settings are checked first).
 			const results =
 				output.kind === 'single'
-					? single(unwrapOf(this, output), await send({}), request)
+					? single(unwrapOf(this, output), await send({}), ctx.renamed ? { ...request, renamed: ctx.renamed } : request)
 					: await collect(output.list, send, readListSettings(ctx, output.list), request.qs ?? {}, call.signal);
 
 			// 4. One item per element, paired with its input item.

@@ -23,6 +23,8 @@ export type Unwrap = (body: IDataObject, request: SentRequest) => IDataObject[];
 export interface SentRequest {
 	body?: unknown;
 	qs?: IDataObject;
+	/** a field's name → the name it was sent under (Options → Rename Sent Fields) */
+	renamed?: Record<string, string>;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface RuleContext {
 	itemIndex: number;
 	/** ` [item N]` in messages when the node received several items */
 	itemText: string;
+	/** a field's name → the name it is sent under (Options → Rename Sent Fields), for the output */
+	renamed?: Record<string, string>;
 }
 
 /** A rule that relates several fields, or reads more than one value. */
@@ -175,6 +177,7 @@ function renameFields(ctx: RuleContext, options: IDataObject): void {
 			if (!target || typeof target !== 'object' || !(from in target)) continue;
 			target[to] = target[from];
 			delete target[from];
+			ctx.renamed = { ...ctx.renamed, [from]: to };
 		}
 	});
 }

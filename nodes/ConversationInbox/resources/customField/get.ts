@@ -34,7 +34,7 @@ export const GET = {
 /**
  * Simplify: one item with the phone number it is for and each field's key with its value, so
  * `{{ $json.plan }}` reads the field "plan" (a field without a key is named by its label, then its
- * ID). The number is the one sent; a field whose key is "phoneNumber" does not replace it.
+ * ID). The number is the one sent (under any name); a field whose key is "phoneNumber" does not replace it.
  */
 export const simplified: Unwrap = (body, request) =>
 	pick(CUSTOM_FIELDS_AT)(body, request).map((customFields) => {
@@ -44,7 +44,9 @@ export const simplified: Unwrap = (body, request) =>
 			const name = [field?.key, field?.label, field?.id].find((candidate) => typeof candidate === 'string' && candidate !== '');
 			if (typeof name === 'string') item[name] = field.value as IDataObject[string];
 		}
-		return { ...item, phoneNumber: request.qs?.[WIRE.customFieldsRead.phoneNumber] as string };
+		// Under Rename Sent Fields the query names the number otherwise.
+		const sentAs = request.renamed?.[WIRE.customFieldsRead.phoneNumber] ?? WIRE.customFieldsRead.phoneNumber;
+		return { ...item, phoneNumber: request.qs?.[sentAs] as string };
 	});
 
 /**
