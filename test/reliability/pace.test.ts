@@ -225,17 +225,24 @@ describe('the rate after a 429 (no Retry-After): 0.7 × what the API accepted, o
 		sandbox.setRateLimit({ perSecond: 0, burst: 20, retryAfter: false });
 		const later = sandbox.hold({ path: '/tag/remove-from-contact', skip: 21 });
 		const controller = new AbortController();
+		const startedAt = Date.now();
 		const running = runError(sandbox, { parameters: removeBigTag, items: itemsFor(phones), signal: controller.signal });
 		await reached(() => pace(sandbox).refused === 1);
-		const rate = pace(sandbox).rate;
+		const seenAt = Date.now();
+		const rate = pace(sandbox).rate!;
 		const first21 = removals().slice(0, 21);
 		expect(first21.map((r) => r.status)).toEqual([...Array.from({ length: 20 }, () => 200), 429]);
 		// What the API accepted, per second, over the window from the first send to the refusal
-		// (DESIGN: at least 1 s, PACE.minWindowMs), measured by the sandbox.
-		const windowMs = Math.max(1000, first21[20].answeredAt! - first21[0].at);
-		const acceptedRate = (20 * 1000) / windowMs;
-		expect(rate).toBeGreaterThanOrEqual(0.65 * acceptedRate);
-		expect(rate).toBeLessThanOrEqual(0.75 * acceptedRate);
+		// (DESIGN: at least 1 s, PACE.minWindowMs). The node's window holds the sandbox's (the first
+		// send left after the run started, the refusal was read after the sandbox answered it) and
+		// lies within the test's (from starting the run to seeing the refusal): on a busy machine the
+		// node reads the refusal later, so the rate is bracketed, not read off one clock. The exact
+		// figure (0.7 × 20 / 1.4 s = 10/s) is pace-unit.test.ts', on a fake clock.
+		const window = (ms: number): number => Math.max(1000, ms);
+		const shortest = window(first21[20].answeredAt! - first21[0].at);
+		const longest = window(seenAt - startedAt);
+		expect(rate).toBeGreaterThanOrEqual((0.7 * 20 * 1000) / longest - 0.01);
+		expect(rate).toBeLessThanOrEqual((0.7 * 20 * 1000) / shortest + 0.01);
 		controller.abort();
 		later.release();
 		await running;
