@@ -29,7 +29,7 @@ export const phoneOf = (r: RecordedRequest): string => String((r.body as { phone
 export const paceOfSandbox = (sandbox: Sandbox) => paceOf(sandbox.baseUrl, sandbox.token);
 
 /** Resolves once `until()` holds (checked every few ms; fails after `ms`). */
-export async function reached(until: () => boolean, ms = 10_000): Promise<void> {
+export async function reached(until: () => boolean, ms = 60_000): Promise<void> {
 	for (const deadline = Date.now() + ms; !until(); ) {
 		if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 2));
