@@ -55,3 +55,28 @@ export function wakeAfter(ms: number, wake: () => void): { stop: () => void } {
 	stoppableSleep(ms, stop.signal).then(wake, () => undefined);
 	return { stop: () => stop.abort() };
 }
+
+/**
+ * How late a timer may fire and still count as on time: later than this, n8n's loop was busy (a
+ * node of another execution preparing thousands of items holds it for seconds at a time).
+ */
+export const LOOP_BUSY_MS = 100;
+
+/**
+ * Calls `fire` once `ms` have passed AND the loop was free at the end: a timer that fires later than
+ * LOOP_BUSY_MS looks again LOOP_BUSY_MS later instead. An answer that arrived while the loop was
+ * busy is read in that gap (Node runs due timers before it reads sockets), so a request is not
+ * declared timed out for the time n8n itself did not look. `stop()` calls it off.
+ */
+export function afterLoopFreeMs(ms: number, fire: () => void): { stop: () => void } {
+	let wake: { stop: () => void } | undefined;
+	const arm = (wait: number): void => {
+		const due = monotonicNow() + wait;
+		wake = wakeAfter(wait, () => {
+			if (monotonicNow() - due > LOOP_BUSY_MS) arm(LOOP_BUSY_MS);
+			else fire();
+		});
+	};
+	arm(ms);
+	return { stop: () => wake?.stop() };
+}

@@ -17,7 +17,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
 import { networkError, notSentAgainError } from './errors';
-import { monotonicNow } from './clock';
+import { afterLoopFreeMs, monotonicNow } from './clock';
 import { paceOf, QuotaSpent } from './pace';
 import { doneEarlier, readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
@@ -46,6 +46,33 @@ export const CREDENTIAL_NAME = 'conversationInboxApi';
  * node's users can change it under Settings → Request Options → Timeout.
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * How long after the Timeout n8n's client gives up by itself: a request whose answer never comes
+ * (a hung API) is closed by then, after answeredWithin has reported the timeout.
+ */
+export const TIMEOUT_BACKSTOP_MS = 60_000;
+
+/**
+ * The request's answer, or a timeout error (ETIMEDOUT, as the client's own) once `ms` passed while
+ * n8n's loop was free to read the answer (clock.ts, afterLoopFreeMs). With the client's own timeout,
+ * two executions at once lost answers: while one execution's node prepared 10 000 items (n8n's loop
+ * busy for tens of seconds), the other's requests timed out with their answers already there: a
+ * write the API carried out was reported as perhaps done, a read sent again.
+ */
+async function answeredWithin<T>(ms: number, request: Promise<T>): Promise<T> {
+	let timer: { stop: () => void } | undefined;
+	const timedOut = new Promise<never>((_resolve, reject) => {
+		timer = afterLoopFreeMs(ms, () => reject(Object.assign(new Error(`timeout of ${ms}ms exceeded`), { code: 'ETIMEDOUT' })));
+	});
+	// The request goes on after a timeout until its answer or the backstop: nothing may reject unheard.
+	request.catch(() => undefined);
+	try {
+		return await Promise.race([request, timedOut]);
+	} finally {
+		timer?.stop();
+	}
+}
 
 type Context =
 	| IExecuteFunctions
@@ -197,7 +224,6 @@ export async function sendRequest(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: call.timeoutMs,
 		} as IHttpRequestOptions;
 		let response: IN8nHttpFullResponse;
 		// The API's turn for this send (a cancellation ends the wait here, as it ends the retry
@@ -211,11 +237,17 @@ export async function sendRequest(
 			.catch(async (error: unknown) => (error instanceof QuotaSpent ? error : await Promise.reject(error)));
 		if (turn instanceof QuotaSpent) return { ok: false, error: quotaSpentError(context, method, path, call, turn), failure: { kind: 'final' } };
 		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
-		if (deadline !== undefined) sent.timeout = Math.max(1, Math.ceil(deadline - monotonicNow()));
+		const timeoutMs = deadline === undefined ? call.timeoutMs : Math.max(1, Math.ceil(deadline - monotonicNow()));
+		// n8n's own timeout (the client's) only as a backstop: it fires when it is due even if the
+		// answer has arrived and waits to be read behind a busy loop. answeredWithin decides.
+		sent.timeout = timeoutMs + TIMEOUT_BACKSTOP_MS;
 		try {
 			response = await turn.send(
 				async () =>
-					(await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent, credentialsOption(call))) as IN8nHttpFullResponse,
+					await answeredWithin(
+						timeoutMs,
+						context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent, credentialsOption(call)) as Promise<IN8nHttpFullResponse>,
+					),
 			);
 		} catch (error) {
 			written = describeNetworkError(error).nothingSent ? 'notDone' : 'unknown';

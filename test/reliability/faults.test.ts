@@ -197,6 +197,26 @@ describe('a response slower than the timeout (Settings → Request Options → T
 		expect(calls(ctx.sandbox, '/user/list')).toHaveLength(3);
 	});
 
+	// n8n's loop held past the Timeout after the answer arrived (another execution's node preparing
+	// thousands of items in the same process): the answer is there, so it is read, not timed out.
+	test('POST tag, the answer there but n8n\'s loop busy past the timeout: created once, its ID in the output, not sent again', async () => {
+		const key = `busy-${randomUUID().slice(0, 8)}`;
+		ctx.sandbox.addFault({ path: '/tag/create', kind: 'busy-after', delayMs: TIMEOUT_MS + 1000 });
+		const out = await run(ctx.sandbox, { parameters: createTag(key), timeoutMs: TIMEOUT_MS });
+		expect(out).toHaveLength(1);
+		expect(out[0].error).toBeUndefined();
+		expect(out[0].json.id).toBe([...ctx.sandbox.state.tags.values()].find((tag) => tag.name === key)?.id);
+		expect(calls(ctx.sandbox, '/tag/create')).toHaveLength(1);
+		expect(tagsNamed(ctx.sandbox, key)).toBe(1);
+	});
+
+	test('GET, the answer there but n8n\'s loop busy past the timeout: read once, the list complete', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'busy-after', delayMs: TIMEOUT_MS + 1000 });
+		const out = await run(ctx.sandbox, { parameters: listIntegrations, timeoutMs: TIMEOUT_MS });
+		expect(idsOf(out)).toEqual(integrationIds(ctx.sandbox));
+		expect(calls(ctx.sandbox, '/integration/list')).toHaveLength(1);
+	});
+
 	test('POST tag, webhook and bot, no answer in time: one send each, no retry; the API finished each once, so exactly one of each exists', async () => {
 		const keys = CREATES.map(() => `to-${randomUUID().slice(0, 8)}`);
 		const hold = ctx.sandbox.hold({ method: 'POST' });

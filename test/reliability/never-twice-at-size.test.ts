@@ -65,13 +65,16 @@ function receivedPerPhone(): Map<string, number> {
 	return counts;
 }
 
-/** Every phone received once, but `refused`: twice (refused, then sent by the retry). */
-function expectEachOnce(from: number, count: number, refused: number): void {
+/** Every phone received once, but `refused`: twice (refused, then sent by the retry); a miss names the runs' errors. */
+function expectEachOnce(from: number, count: number, refused: number, ...results: WorkflowResult[]): void {
 	const counts = receivedPerPhone();
 	const wrong: string[] = [];
 	for (let index = from; index < from + count; index++) {
 		const expected = index === refused ? 2 : 1;
 		if (counts.get(phoneOf(index)) !== expected) wrong.push(`${phoneOf(index)}: ${counts.get(phoneOf(index)) ?? 0}`);
+	}
+	if (wrong.length > 0) {
+		for (const { error } of results) if (error) wrong.push(`run error: ${error.message} ${(error as { description?: string }).description ?? ''}`);
 	}
 	expect(wrong).toEqual([]);
 }
@@ -105,7 +108,7 @@ test(`Retry On Fail over ${SIZE_ITEMS} items, past the ${SIZE_ANSWERS} answers h
 	const refused = SIZE_ITEMS - 2;
 	ctx.sandbox.addFault({ kind: 'status', status: 400, method: 'POST', path: '/tag/remove-from-contact', match: phoneOf(refused), times: 1 });
 	const result = await runWorkflow(ctx.sandbox, { parameters, items: itemsOf(0, SIZE_ITEMS), executionId: executionId(), ...retry });
-	expectEachOnce(0, SIZE_ITEMS, refused);
+	expectEachOnce(0, SIZE_ITEMS, refused, result);
 	expectDone(result, SIZE_ITEMS);
 	const held = heldWrites();
 	expect(held.facts).toBe(SIZE_ITEMS);
@@ -122,7 +125,7 @@ test(`two executions at once (${Math.round(SIZE_ITEMS * 0.48)} + ${Math.round(SI
 		runWorkflow(ctx.sandbox, { parameters, items: itemsOf(0, big), executionId: executionId(), ...retry }),
 		runWorkflow(ctx.sandbox, { parameters, items: itemsOf(big, small), executionId: executionId(), ...retry }),
 	]);
-	expectEachOnce(0, big + small, refused);
+	expectEachOnce(0, big + small, refused, first, second);
 	expectDone(first, big);
 	expectDone(second, small);
 }, TIMEOUT_MS);
@@ -135,6 +138,6 @@ test('a run longer than the memory\'s time bound (fake clock: a quarter of it pe
 	const refused = count - 1;
 	ctx.sandbox.addFault({ kind: 'status', status: 400, method: 'POST', path: '/tag/remove-from-contact', match: phoneOf(refused), times: 1 });
 	const result = await runWorkflow(ctx.sandbox, { parameters, items: itemsOf(0, count), executionId: executionId(), ...retry });
-	expectEachOnce(0, count, refused);
+	expectEachOnce(0, count, refused, result);
 	expectDone(result, count);
 }, TIMEOUT_MS);

@@ -1,7 +1,7 @@
 import { badRequest } from './errors';
 import { Fields, isPlainObject } from './validation';
 
-export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset', 'reset-after', 'json'] as const;
+export const FAULT_KINDS = ['status', 'slow', 'non-json', 'success-false', 'reset', 'reset-after', 'json', 'busy-after'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -13,6 +13,10 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * - reset: destroy the connection without an answer (nothing done).
  * - reset-after: handle the request (the write IS done), then destroy the connection instead of
  *   answering: a client cannot tell this from 'reset' (the outcome is unknown to it).
+ * - busy-after: handle and answer the request, then keep this process's event loop busy for
+ *   `delayMs` (default 1000) before anything else runs: what a client in the same process sees when
+ *   its loop was held (n8n preparing another execution's many items) while the answer arrived.
+ *   Only meaningful with the sandbox in the test's process (jest), not as a separate server.
  * - json: HTTP `status` (default 200) with `body` as given (e.g. a page whose cursor points elsewhere);
  *   `{authorization}` in any of its strings becomes the request's Authorization header.
  * `match` limits a fault to requests whose raw body or a query value contains that text; `query`
@@ -20,7 +24,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * `message` replaces the error text of 'status' and 'success-false'; `{authorization}` in it is
  * replaced by the request's Authorization header (an API that echoes the token). With
  * `retryAfterAsDate`, a 429's Retry-After is sent as an HTTP date instead of seconds.
- * Apart from 'slow' and 'reset-after', a faulted request changes no state. `skip` lets the first N matching requests
+ * Apart from 'slow', 'reset-after' and 'busy-after', a faulted request changes no state. `skip` lets the first N matching requests
  * through; `times` (default 1, Infinity allowed) is how many are affected after that; `every: n`
  * affects only every n-th of the matching requests after the skipped ones (the 1st, the n+1-th, …):
  * `{ kind: 'status', status: 429, every: 2, times: Infinity }` is a 429 storm in which each

@@ -384,6 +384,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		let scripted: ScriptedAnswer | undefined;
 		// 'reset-after' (faults.ts): handled as usual, then no answer.
 		let resetAfter = false;
+		// 'busy-after' (faults.ts): answered as usual, then the loop held this long.
+		let busyAfterMs = 0;
 		const send = (status: number, body: unknown, headers?: Record<string, string>): void => {
 			if (status >= 200 && status < 300) record.carriedOut = true;
 			if (resetAfter) {
@@ -405,6 +407,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 			if (status >= 400 && this.variants.defaultErrorText) body = errorBody(DEFAULT_ERROR_MESSAGE);
 			record.status = writeAnswer(res, this.variants.shapes, path, status, body, headers);
 			this.answered(record);
+			if (busyAfterMs > 0) holdLoop(busyAfterMs);
 		};
 
 		let raw: string;
@@ -436,6 +439,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		const fault = this.faults.take(method, path, content, params);
 		if (fault?.kind === 'slow') await this.requestTimers.sleep(fault.delayMs ?? 1000);
 		else if (fault?.kind === 'reset-after') resetAfter = true;
+		else if (fault?.kind === 'busy-after') busyAfterMs = fault.delayMs ?? 1000;
 		else if (fault) return this.applyFault(fault, req, res, record);
 
 		const denied = authError(req.headers.authorization, [this.token, ...this.options.otherTokens]);
@@ -496,6 +500,14 @@ class SandboxServer implements Sandbox, ControlTarget {
 				record.status = 0;
 				req.socket.destroy();
 		}
+	}
+}
+
+/** Keeps this process's event loop busy for `ms`: nothing else runs meanwhile (no timer, no socket read). */
+function holdLoop(ms: number): void {
+	const until = performance.now() + ms;
+	while (performance.now() < until) {
+		// busy on purpose (the 'busy-after' fault)
 	}
 }
 
