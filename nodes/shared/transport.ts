@@ -55,10 +55,10 @@ export const TIMEOUT_BACKSTOP_MS = 60_000;
 
 /**
  * The request's answer, or a timeout error (ETIMEDOUT, as the client's own) once `ms` passed while
- * n8n's loop was free to read the answer (clock.ts, afterLoopFreeMs). With the client's own timeout,
- * two executions at once lost answers: while one execution's node prepared 10 000 items (n8n's loop
- * busy for tens of seconds), the other's requests timed out with their answers already there: a
- * write the API carried out was reported as perhaps done, a read sent again.
+ * n8n's loop was free to read the answer (clock.ts, afterLoopFreeMs). The client's own timeout fires
+ * when due even if the answer is there, unread: while another execution's node prepares 10 000
+ * items (n8n's loop held for tens of seconds), a write the API carried out would be reported as
+ * perhaps done, a read sent again (faults.test.ts, 'busy past the timeout').
  */
 async function answeredWithin<T>(ms: number, request: Promise<T>): Promise<T> {
 	let timer: { stop: () => void } | undefined;
