@@ -55,11 +55,10 @@ async function main(): Promise<void> {
 	const { LIST_CASES } = await import('./bench-lists');
 	// By its full name (scripts/bench-poisoned.ts says why).
 	const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
-	const loadedNode = () => {
-		const node = new ConversationInbox();
-		DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-		return node;
-	};
+	// Loaded once, as n8n loads it once: its description is built at load, not per run.
+	const node = new ConversationInbox();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	const loadedNode = () => node;
 
 	const child = fork(__filename, ['--serve', ...process.argv.slice(2)], { execArgv: ['-r', 'ts-node/register/transpile-only'] });
 	const next = async <T>(): Promise<T> => await new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
