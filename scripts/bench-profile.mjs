@@ -9,7 +9,8 @@
  * A pattern is `functionName@urlPart` (either part may be empty: `@/node_modules/n8n-nodes-conversation-inbox/`);
  * `a+b` counts the samples whose stack holds both (e.g. authenticate@credentials-helper+httpRequestWithAuthentication@).
  * `--ours` adds the functions of this package (nodes/, credentials/, the installed package) by self
- * time and by time including what they called (issue 37: "the top functions of ours").
+ * time and by time including what they called (issue 37: "the top functions of ours"), leaving out
+ * the loading of modules (the node's description is built once, when n8n loads it).
  */
 import { readFileSync } from 'node:fs';
 
@@ -48,7 +49,7 @@ profile.samples.forEach((id, i) => {
 	else self.set(label(node), (self.get(label(node)) ?? 0) + dt);
 	const stack = [];
 	for (let at = id; at !== undefined; at = parent.get(at)) stack.push(byId.get(at));
-	if (ours) {
+	if (ours && !stack.some((frame) => frame.callFrame.url.startsWith('node:internal/modules/'))) {
 		if (isOurs(node)) oursSelf.set(label(node), (oursSelf.get(label(node)) ?? 0) + dt);
 		for (const name of new Set(stack.filter(isOurs).map(label))) oursTotal.set(name, (oursTotal.get(name) ?? 0) + dt);
 	}
