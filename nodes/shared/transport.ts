@@ -195,7 +195,7 @@ export async function sendRequest(
 	// n8n's getNode() deep-copies the node: only for an error (issue 37).
 	const node = (): INode => context.getNode();
 	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
-	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
+	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '), call.credentials);
 	// How the last send of a write ended (writes.ts): a 2xx is done, whatever the reader made of it.
 	let written: WriteOutcome['kind'] = 'notDone';
 	const interactive = isInteractive(context, call);
