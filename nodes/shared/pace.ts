@@ -525,15 +525,33 @@ const paces = new Map<string, ApiPace>();
 export const IDLE_PACE_MS = 10 * 60_000;
 let lastSweep = 0;
 
-/** The limiter of the API at `baseUrl` called with `token` (only a hash of the token is kept). */
-export function paceOf(baseUrl: string, token: string): ApiPace {
+/**
+ * The token's digest per credential object (a run's, shared by all its items and pages): hashed
+ * once per run instead of once per send (issue 37). The entry goes with the object, which holds the
+ * token anyway; the limiters below keep only the digest.
+ */
+const digests = new WeakMap<object, { token: string; digest: string }>();
+
+function digestOf(token: string, owner: object | undefined): string {
+	const known = owner === undefined ? undefined : digests.get(owner);
+	if (known !== undefined && known.token === token) return known.digest;
+	const digest = createHash('sha256').update(token).digest('hex').slice(0, 16);
+	if (owner !== undefined) digests.set(owner, { token, digest });
+	return digest;
+}
+
+/**
+ * The limiter of the API at `baseUrl` called with `token` (only a hash of the token is kept);
+ * `owner`, the credential object the token comes from, saves hashing it again.
+ */
+export function paceOf(baseUrl: string, token: string, owner?: object): ApiPace {
 	const now = monotonicNow();
 	// Lazily, no timer: at most one sweep a minute, on the next call.
 	if (now - lastSweep >= 60_000) {
 		lastSweep = now;
 		for (const [key, idle] of paces) if (idle.idleFor(IDLE_PACE_MS, now)) paces.delete(key);
 	}
-	const key = `${baseUrl} ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+	const key = `${baseUrl} ${digestOf(token, owner)}`;
 	let pace = paces.get(key);
 	if (!pace) {
 		pace = new ApiPace();

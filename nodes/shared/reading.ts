@@ -125,7 +125,9 @@ export function doneEarlier(node: INode, method: string, path: string, itemIndex
 }
 
 /** The success body of one answer, or the error the user sees (with how retry.ts treats it). */
-export function readAnswer(node: INode, answer: Answer, reporting: Reporting): Attempt<IDataObject> {
+export function readAnswer(nodeOrCopy: INode | (() => INode), answer: Answer, reporting: Reporting): Attempt<IDataObject> {
+	// The node is for an error only (n8n's getNode() copies it: issue 37).
+	const node = (): INode => (typeof nodeOrCopy === 'function' ? nodeOrCopy() : nodeOrCopy);
 	const { statusCode, path } = answer;
 	// Whatever the API echoes (a debug layer quoting the Authorization header), the token never
 	// reaches an output item: a success body becomes items as it came.
@@ -146,14 +148,14 @@ export function readAnswer(node: INode, answer: Answer, reporting: Reporting): A
 	if (twoHundred && isEmpty(body)) {
 		if (expected === null) return { ok: true, value: { success: true } };
 		if (write && created === undefined) return done({ success: true });
-		if (created !== undefined) return final(doneWithoutResultError(node, answer, { expected: expected ?? 'a JSON body', came: [] }, created, itemIndex));
-		return final(missingPayloadError(node, answer, { expected: expected ?? 'a JSON body', came: [] }, itemIndex));
+		if (created !== undefined) return final(doneWithoutResultError(node(), answer, { expected: expected ?? 'a JSON body', came: [] }, created, itemIndex));
+		return final(missingPayloadError(node(), answer, { expected: expected ?? 'a JSON body', came: [] }, itemIndex));
 	}
 	if (!twoHundred || !isJson(body) || !isSuccessBody(body)) {
 		const failure = { ...answer, redact: reporting.redact, hints: reporting.hints };
 		return {
 			ok: false,
-			error: apiError(node, failure, itemIndex),
+			error: apiError(node(), failure, itemIndex),
 			failure: statusCode >= 400 ? statusFailure(statusCode, answer.retryAfter) : { kind: 'final' },
 		};
 	}
@@ -162,6 +164,6 @@ export function readAnswer(node: INode, answer: Answer, reporting: Reporting): A
 	if (read !== undefined) return { ok: true, value: read };
 	if (write && created === undefined) return done(Array.isArray(body) ? { success: true, list: body as IDataObject[] } : { ...(body as IDataObject) });
 	const came = keysOf(body).map((key) => redactText(key, reporting.redact));
-	if (created !== undefined) return final(doneWithoutResultError(node, answer, { expected, came }, created, itemIndex));
-	return final(missingPayloadError(node, answer, { expected, came }, itemIndex));
+	if (created !== undefined) return final(doneWithoutResultError(node(), answer, { expected, came }, created, itemIndex));
+	return final(missingPayloadError(node(), answer, { expected, came }, itemIndex));
 }

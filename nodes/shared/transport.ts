@@ -81,11 +81,23 @@ type Context =
 	| ILoadOptionsFunctions
 	| IWebhookFunctions;
 
+/**
+ * The node as the context holds it, to READ its ID, name and parameters: n8n-core's `getNode()`
+ * returns a deep copy of the node on every call, which cost more per item than the rest of the
+ * node's own checks (issue 37). An error gets `getNode()`'s copy, as before. Contexts without their
+ * own `node` (none of n8n-core's) give `getNode()`'s.
+ */
+export function nodeOf(context: { getNode(): INode }): Readonly<INode> {
+	const { node } = context as { node?: unknown };
+	if (node !== null && typeof node === 'object' && typeof (node as INode).name === 'string') return node as INode;
+	return context.getNode();
+}
+
 /** The credential's Base URL without trailing slashes; it must end in the API version `/v2`. */
-export function normalizeBaseUrl(node: INode, baseUrl: unknown, itemIndex?: number): string {
+export function normalizeBaseUrl(node: INode | (() => INode), baseUrl: unknown, itemIndex?: number): string {
 	const trimmed = String(baseUrl ?? '').trim().replace(/\/+$/, '');
 	if (!/^https?:\/\/[^/]+.*\/v2$/.test(trimmed)) {
-		throw new NodeOperationError(node, 'The credential\'s Base URL must be an http(s) address ending in /v2', {
+		throw new NodeOperationError(typeof node === 'function' ? node() : node, 'The credential\'s Base URL must be an http(s) address ending in /v2', {
 			itemIndex,
 			description: `Got "${trimmed || '(empty)'}". Example: https://api.example.com/v2. Edit the Conversation Inbox credential.`,
 		});
@@ -207,9 +219,10 @@ export async function sendRequest(
 ): Promise<IDataObject> {
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 	const path = options.url ?? '';
-	const node = context.getNode();
+	// n8n's getNode() deep-copies the node: only for an error (issue 37).
+	const node = (): INode => context.getNode();
 	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
-	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '));
+	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '), call.credentials);
 	// How the last send of a write ended (writes.ts): a 2xx is done, whatever the reader made of it.
 	let written: WriteOutcome['kind'] = 'notDone';
 	const interactive = isInteractive(context, call);
@@ -255,7 +268,7 @@ export async function sendRequest(
 			// and the request holds the token.
 			return {
 				ok: false,
-				error: networkError(node, error, method, path, call.itemIndex, {
+				error: networkError(node(), error, method, path, call.itemIndex, {
 					timeoutMs: call.timeoutMs,
 					timeoutSetting: call.timeoutSetting,
 				}),
@@ -282,14 +295,14 @@ export async function sendRequest(
 	});
 	if ('forgotten' in outcome) {
 		// Done (or maybe done) on an earlier try whose answer the memory no longer holds.
-		if (outcome.kind === 'accepted') return doneEarlier(node, method, path, call.itemIndex);
-		throw notSentAgainError(node, undefined, method, path, call.itemIndex);
+		if (outcome.kind === 'accepted') return doneEarlier(node(), method, path, call.itemIndex);
+		throw notSentAgainError(node(), undefined, method, path, call.itemIndex);
 	}
 	if (outcome.kind === 'accepted') {
 		if (outcome.result.ok) return outcome.result.value;
 		throw outcome.result.error;
 	}
-	if (outcome.kind === 'unknown' && remembered) throw notSentAgainError(node, outcome.error, method, path, call.itemIndex);
+	if (outcome.kind === 'unknown' && remembered) throw notSentAgainError(node(), outcome.error, method, path, call.itemIndex);
 	throw outcome.error;
 }
 
@@ -303,7 +316,7 @@ function writeScopeOf(context: Context, itemIndex: number | undefined): WriteSco
 	const getExecutionId = (context as { getExecutionId?: () => string | undefined }).getExecutionId;
 	const execution = typeof getExecutionId === 'function' ? getExecutionId.call(context) : undefined;
 	if (typeof execution !== 'string' || execution === '' || runIndex === undefined) return undefined;
-	return { execution, node: nodeKeyOf(context.getNode()), run: runIndex, item: itemIndex };
+	return { execution, node: nodeKeyOf(nodeOf(context)), run: runIndex, item: itemIndex };
 }
 
 /** The node's run index, where the context has one (n8n-core's contexts hold it; its interfaces do not show it). */
@@ -313,7 +326,7 @@ export function runIndexOf(context: object): number | undefined {
 }
 
 /** The node within its workflow: its ID, or its name where it has none. */
-export function nodeKeyOf(node: INode): string {
+export function nodeKeyOf(node: Readonly<INode>): string {
 	return node.id || node.name;
 }
 

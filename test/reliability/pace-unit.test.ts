@@ -1144,6 +1144,20 @@ describe('idle limiters', () => {
 		expect(fresh.accepted).toBe(0);
 	});
 
+	test('the credential object a token comes from (hashed once per run): the same limiter as without it; another token on it, another limiter', () => {
+		forgetPaces();
+		const credentials = { apiToken: 'token-a' };
+		const a = paceOf('http://api.test/v2', 'token-a', credentials);
+		expect(paceOf('http://api.test/v2', 'token-a')).toBe(a);
+		expect(paceOf('http://api.test/v2', 'token-a', credentials)).toBe(a);
+		// The object now carries another token (n8n may add to a credential): never the old digest.
+		credentials.apiToken = 'token-b';
+		const b = paceOf('http://api.test/v2', 'token-b', credentials);
+		expect(b).not.toBe(a);
+		expect(paceOf('http://api.test/v2', 'token-b')).toBe(b);
+		expect(paceOf('http://other.test/v2', 'token-b', credentials)).not.toBe(b);
+	});
+
 	test('forgetPaces forgets them all, and the next call sweeps at once', async () => {
 		jest.advanceTimersByTime(IDLE_PACE_MS + 60_000);
 		paceOf('http://api.test/v2', 'token-a');

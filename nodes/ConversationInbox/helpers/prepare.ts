@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import type { Subject } from '../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, noneOf, parseJsonValue } from '../../shared/checks';
 import type { RequestOptions } from '../../shared/transport';
-import { normalizeBaseUrl } from '../../shared/transport';
+import { nodeOf, normalizeBaseUrl } from '../../shared/transport';
 import type { Clearing, SentField, Target } from './fields';
 
 /**
@@ -31,7 +31,16 @@ export type Rule = (ctx: RuleContext) => void;
 
 /** The value named `label` of this item, for a check's error. */
 export function subject(ctx: Pick<RuleContext, 'fn' | 'itemIndex' | 'itemText'>, label: string): Subject {
-	return { node: ctx.fn.getNode(), label, itemIndex: ctx.itemIndex, itemText: ctx.itemText };
+	const { fn } = ctx;
+	// The node (n8n's deep copy) only for an error: every field's check names its subject.
+	return {
+		get node() {
+			return fn.getNode();
+		},
+		label,
+		itemIndex: ctx.itemIndex,
+		itemText: ctx.itemText,
+	};
 }
 
 /**
@@ -76,7 +85,7 @@ export function writeTarget(ctx: RuleContext, target: Target, value: unknown): v
 
 /** The field's own display rules, as n8n's engine judges them (the node's parameters as the root). */
 function shown(fn: IExecuteSingleFunctions, displayOptions: INodeProperties['displayOptions']): boolean {
-	const node = fn.getNode();
+	const node = nodeOf(fn) as INode;
 	const property = { displayOptions } as INodeProperties;
 	return NodeHelpers.displayParameter(node.parameters, property, node, null, node.parameters);
 }
@@ -89,7 +98,7 @@ function readSentField(ctx: RuleContext, field: SentField): void {
 	const { fn } = ctx;
 	if (field.shownWhen && !shown(fn, field.shownWhen)) return;
 	if (field.collection !== undefined) {
-		const members = fn.getNode().parameters[field.collection];
+		const members = nodeOf(fn).parameters[field.collection];
 		if (!members || typeof members !== 'object' || !Object.keys(members).includes(field.parameter.slice(field.collection.length + 1))) return;
 	}
 	const value = fn.getNodeParameter(field.parameter, undefined, { extractValue: field.extractValue }) as unknown;
@@ -232,7 +241,7 @@ export interface Preparation {
 
 /** Checks and completes the item's request in place; throws when the item must not be sent. */
 export function prepareRequest(ctx: RuleContext, preparation: Preparation): void {
-	ctx.request.baseURL = normalizeBaseUrl(ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
+	ctx.request.baseURL = normalizeBaseUrl(() => ctx.fn.getNode(), ctx.request.baseURL, ctx.itemIndex);
 	for (const field of preparation.fields) readSentField(ctx, field);
 	for (const field of preparation.fields) checkField(ctx, field);
 	for (const clearing of preparation.clearings) applyClearing(ctx, clearing);

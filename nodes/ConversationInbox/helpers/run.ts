@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { monotonicNow, waitFor } from '../../shared/clock';
-import { cancelSignalOf, CREDENTIAL_NAME, nodeKeyOf, runIndexOf } from '../../shared/transport';
+import { cancelSignalOf, CREDENTIAL_NAME, nodeKeyOf, nodeOf, runIndexOf } from '../../shared/transport';
 
 /**
  * What the items of one run of the action node share (issue 31, docs/performance.md "Freeze").
@@ -109,7 +109,7 @@ export function runOf(fn: IExecuteSingleFunctions): Run {
 	const signal = cancelSignalOf(fn);
 	const runIndex = runIndexOf(fn);
 	if (!signal || runIndex === undefined) return newRun(fn, signal);
-	const key = `${nodeKeyOf(fn.getNode())}\u0000${runIndex}`;
+	const key = `${nodeKeyOf(nodeOf(fn))}\u0000${runIndex}`;
 	const ofExecution = runs.get(signal) ?? new Map<string, Run>();
 	runs.set(signal, ofExecution);
 	let run = ofExecution.get(key);

@@ -57,11 +57,11 @@ export class Sink {
 	readonly results: IDataObject[] = [];
 	/** with `byPage`: the elements taken from each page that gave any, in order */
 	readonly pages: IDataObject[][] = [];
-	private readonly seen: Set<string> | undefined;
+	private readonly seen: Seen | undefined;
 	private readonly limit: number | undefined;
 
 	constructor(private readonly options: SinkOptions) {
-		this.seen = options.dedupe ? new Set() : undefined;
+		this.seen = options.dedupe ? new Seen() : undefined;
 		const { capacity } = options;
 		// One past the capacity: enough to tell "exactly full" from "too many".
 		this.limit = capacity === undefined ? options.limit : Math.min(options.limit ?? Infinity, capacity + 1);
@@ -91,17 +91,68 @@ export class Sink {
 		const { results, seen } = this;
 		const before = results.length;
 		for (let i = 0; i < list.length && !this.full; i++) {
-			if (seen !== undefined) {
-				const key = JSON.stringify(list[i]);
-				if (seen.has(key)) continue;
-				seen.add(key);
-			}
+			if (seen !== undefined && !seen.take(list[i])) continue;
 			results.push(asItemJson(list[i]));
 		}
 		const { capacity, tooMany } = this.options;
 		if (capacity !== undefined && tooMany && results.length > capacity) throw tooMany(undefined);
 		if (this.options.byPage === true && results.length > before) this.pages.push(results.slice(before));
 	}
+}
+
+/** A primitive of JSON: what a first field holds for `Seen` to group by it. */
+type Primitive = string | number | boolean | null;
+
+/** An object element's first field (name and value) when that value is a primitive. */
+function firstField(element: unknown): [string, Primitive] | undefined {
+	if (element === null || typeof element !== 'object' || Array.isArray(element)) return undefined;
+	const object = element as Record<string, unknown>;
+	for (const name in object) {
+		if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
+		const value = object[name];
+		const primitive = value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+		return primitive ? [name, value as Primitive] : undefined;
+	}
+	return undefined;
+}
+
+/**
+ * The elements taken, to tell whether one is identical (as JSON, the whole element) to one taken
+ * earlier. Grouped by their first field (name and value): two identical elements share it, so they
+ * are written out as JSON and compared only within a group that has more than one element. A list
+ * whose elements differ in their first field (an ID, a phone number) is never written out (issue 37:
+ * JSON per element was the tag walk's largest cost of ours); any other list costs what it did.
+ */
+class Seen {
+	private readonly groups = new Map<string, Map<Primitive, { first: unknown; json?: Set<string> }>>();
+	/** elements without a primitive first field, as JSON */
+	private readonly others = new Set<string>();
+
+	/** False when an identical element was taken before; else takes it. */
+	take(element: unknown): boolean {
+		const first = firstField(element);
+		if (first === undefined) return addNew(this.others, JSON.stringify(element));
+		const [name, value] = first;
+		let byValue = this.groups.get(name);
+		if (byValue === undefined) {
+			byValue = new Map();
+			this.groups.set(name, byValue);
+		}
+		const group = byValue.get(value);
+		if (group === undefined) {
+			byValue.set(value, { first: element });
+			return true;
+		}
+		group.json ??= new Set([JSON.stringify(group.first)]);
+		return addNew(group.json, JSON.stringify(element));
+	}
+}
+
+/** Adds `key`; false when it was there. */
+function addNew(set: Set<string>, key: string): boolean {
+	if (set.has(key)) return false;
+	set.add(key);
+	return true;
 }
 
 function sameElement(a: unknown, b: unknown): boolean {
