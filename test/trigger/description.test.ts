@@ -143,13 +143,15 @@ describe('description', () => {
 				description,
 			).parameters?.integrationId ?? [];
 		const issues = (value: string): string[] => {
-			for (let attempt = 1; ; attempt++) {
+			for (let attempt = 1; attempt < 5; attempt++) {
 				try {
 					return check(value);
 				} catch (error) {
-					if (attempt === 5 || (error as Error).message !== 'Regular expression execution timed out') throw error;
+					if ((error as Error).message !== 'Regular expression execution timed out') break;
 				}
 			}
+			// The last try, or any other error: thrown as it comes.
+			return check(value);
 		};
 		expect(issues(WHATSAPP)).toEqual([]);
 		expect(issues('C' + WHATSAPP.slice(1))).toEqual([expect.stringMatching(/must be an ID/)]);
