@@ -510,3 +510,29 @@ export function printStall(result: StallResult): void {
 	printTable(ratios);
 }
 
+
+/** Today's package against a baseline ref's, same run, without Batching: the longest gaps (/healthz, our webhook) and n8n's CPU per item. */
+export function printStallBaseline(today: StallResult, baseline: StallResult, ref: string): void {
+	console.log('');
+	console.log(`Stall, today's package vs ${ref} (same run, same sandbox, a fresh n8n each; no Batching):`);
+	const rows: string[][] = [['engine', 'client', 'items', `/healthz gap: today / ${ref}`, `webhook gap: today / ${ref}`, `longest gap: today / ${ref}`, `n8n CPU per item: today / ${ref}`]];
+	for (const engine of today.engines) {
+		for (const items of [...today.settings.items].sort((a, b) => a - b)) {
+			for (const client of ['ours', 'http'] as const) {
+				const a = findSample(today, engine.engine, client, items, false);
+				const b = findSample(baseline, engine.engine, client, items, false);
+				if (!a || !b) continue;
+				rows.push([
+					engineLabel(engine.engine),
+					client === 'ours' ? 'our node' : 'HTTP Request',
+					String(items),
+					`${a.healthzGapMs} / ${b.healthzGapMs} ms`,
+					`${a.webhookGapMs} / ${b.webhookGapMs} ms`,
+					`${a.gapMs} / ${b.gapMs} ms`,
+					`${(a.cpuMs / a.items).toFixed(2)} / ${(b.cpuMs / b.items).toFixed(2)} ms`,
+				]);
+			}
+		}
+	}
+	printTable(rows, 3);
+}

@@ -11,6 +11,7 @@
  *            --bulk-items 1000 --bulk-rate 50 --bulk-runs 3 --baseline-ref main   (the bulk case, scripts/bench-bulk.ts)
  *            --stall-items 1000,10000 --stall-engines default,legacy --stall-batching 1x1,1x2,2x5,50x50
  *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench-stall.ts; batching = items per batch x interval ms)
+ *                                                 (with --baseline-ref given, the stall case also runs that ref's package, without Batching, in the same run)
  *            --scale-runs 3                       (measured runs per scale point, scripts/bench-scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-probe FILE                     (scripts/bench-n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
@@ -68,7 +69,7 @@ import {
 import { baselineRuns, measureBulk, packBaseline, printBulk, type BulkResult, type BulkSettings } from './bench-bulk';
 import { measureScale } from './bench-scale';
 import { evaluationGoals, GOALS, printGoals, type GoalLine } from './bench-goals';
-import { describeBatching, findSample, measureStall, printStall, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './bench-stall';
+import { describeBatching, findSample, measureStall, printStall, printStallBaseline, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './bench-stall';
 import { DEMO, startSandbox } from '../test/sandbox';
 import type { Sandbox } from '../test/sandbox';
 import { importAndActivate, type E2EContext } from '../test/e2e/harness/context';
@@ -96,6 +97,8 @@ const BULK: BulkSettings = {
 	runs: Math.max(1, Math.round(option('bulk-runs', 3))),
 };
 const BASELINE_REF = textOption('baseline-ref') ?? 'main';
+/** The stall case runs a baseline only when asked (it doubles the case's time): issue 36's "no worse than main in one run". */
+const STALL_BASELINE_REF = textOption('baseline-ref');
 /** `--name a,b,c` as a list (the fallback when absent). */
 const listOption = (name: string, fallback: string): string[] => (textOption(name) ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
 const CPU_PROFILE_DIR = textOption('cpu-prof');
@@ -646,7 +649,8 @@ async function main(): Promise<void> {
 			await stack.stop();
 			stack = undefined;
 			// The node as released before the pace, in its own n8n: every item at once.
-			const baseline = bulk && BASELINE_REF !== 'none' ? packBaseline(BASELINE_REF, packDir) : undefined;
+			// Its own folder: the baseline's tarball has the same file name as today's.
+			const baseline = bulk && BASELINE_REF !== 'none' ? packBaseline(BASELINE_REF, mkdtempSync(join(packDir, 'baseline-'))) : undefined;
 			if (bulk && baseline) {
 				log(`starting n8n with the package of ${BASELINE_REF} (the bulk case's baseline)`);
 				stack = await startN8nStack({ install, packed: baseline, api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token }, folderPrefix: 'n8n-bench-baseline-', logLevel: 'info', env: N8N_ENV });
@@ -672,6 +676,15 @@ async function main(): Promise<void> {
 		if (ONLY.has('stall')) {
 			stall = await measureStall({ install, packed, sandbox, settings: { ...STALL, ...stallN8n(install.bin) } });
 			printStall(stall);
+			const baseline = STALL_BASELINE_REF && STALL_BASELINE_REF !== 'none' ? packBaseline(STALL_BASELINE_REF, mkdtempSync(join(packDir, 'baseline-'))) : undefined;
+			if (baseline) {
+				// The same runs (Batching aside) with the ref's package, each engine in a fresh n8n, after today's.
+				log(`stall: the package of ${STALL_BASELINE_REF} (the baseline), the same runs without Batching`);
+				const before = await measureStall({ install, packed: baseline, sandbox, settings: { ...STALL, ...stallN8n(install.bin), batching: [] } });
+				console.log(`\nStall with the package of ${STALL_BASELINE_REF} (the baseline):`);
+				printStall(before);
+				printStallBaseline(stall, before, STALL_BASELINE_REF!);
+			}
 		}
 
 		if (ONLY.has('scale')) await measureScale({ install, packed, sandbox, runs: SCALE_RUNS, env: N8N_ENV });
