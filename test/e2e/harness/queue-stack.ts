@@ -273,18 +273,22 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			return worker;
 		};
 
-		// All at once: every n8n process runs the pending migrations under a Postgres advisory lock
-		// (n8n's own; the others wait for it), so nothing needs main to be up first.
+		// 2.x all at once: every n8n process runs the pending migrations under a Postgres advisory
+		// lock (n8n's own; the others wait for it), so nothing needs main to be up first. 1.123.81
+		// has no such lock (two processes migrating at once: 'column "meta" … already exists', exit
+		// 1), so there main migrates first and the others start once it is ready.
 		t = Date.now();
 		const mainFolder = userFolder('main');
 		const webhookFolder = userFolder('webhook');
 		let mainMs = 0;
+		const mainStarted = startMain().then((m) => {
+			processes.push(m);
+			mainMs = Date.now() - t;
+			return m;
+		});
+		if (install.major !== '2') await mainStarted;
 		const started = await Promise.allSettled([
-			startMain().then((m) => {
-				processes.push(m);
-				mainMs = Date.now() - t;
-				return m;
-			}),
+			mainStarted,
 			N8nProcess.start({ install, userFolder: webhookFolder, port: webhookPort, logLevel, launcher: options.launcher, command: 'webhook', env: { ...shared, ...options.envFor?.(webhookFolder) } }).then((w) => {
 				processes.push(w);
 				return w;

@@ -91,8 +91,10 @@ export function describeQueueOffload(major: N8nMajor): void {
 		let sandbox: Sandbox | undefined;
 		let queue: QueueStack | undefined;
 		let editor: EditorSession | undefined;
+		let startedAt = 0;
 
 		beforeAll(async () => {
+			startedAt = Date.now();
 			const install = fromEnv<N8nInstall>(`E2E_N8N_${major}`);
 			const packed = fromEnv<PackedPackage>('E2E_PACKED');
 			sandbox = await startSandbox({ quiet: true });
@@ -105,6 +107,7 @@ export function describeQueueOffload(major: N8nMajor): void {
 				env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 				log: report,
 			});
+			report(`n8n ${version}: stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 			editor = await EditorSession.open(queue.client);
 			current = { sandbox, queue, editor, credential: { [CREDENTIAL_TYPE]: { id: queue.credential.id, name: queue.credential.name } } };
 		}, 600_000);
@@ -115,6 +118,7 @@ export function describeQueueOffload(major: N8nMajor): void {
 			await queue?.stop();
 			await sandbox?.close();
 			for (const pid of groups) expect(processGroupMembers(pid)).toEqual([]);
+			report(`n8n ${version}: the suite took ${((Date.now() - startedAt) / 1000).toFixed(1)} s (stack start, tests, stop)`);
 		}, 120_000);
 
 		const ctx = (): Context => {
