@@ -211,7 +211,7 @@ export function describeQueueOffload(major: N8nMajor): void {
 				expect(answer).toEqual({ waitingForWebhook: true });
 
 				// n8n 2.x builds test URLs on N8N_EDITOR_BASE_URL (main), 1.x on WEBHOOK_URL (the balancer, which sends /webhook-test/ to main).
-				const testBase = major === '2' ? c.queue.main.url : c.queue.balancer!.url;
+				const testBase = major === '2' ? c.queue.main.url : c.queue.webhookUrl;
 				const testUrl = `${testBase}/webhook-test/${webhookId}/webhook`;
 				const registrations = (): string[][] => [...c.sandbox.state.webhooks.values()].map((w) => [w.url, w.type]);
 				expect(registrations()).toEqual([[testUrl, 'MESSAGE_RECEIVED']]);
