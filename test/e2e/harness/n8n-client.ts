@@ -171,11 +171,16 @@ export class N8nClient {
 		return (res.text === '' ? undefined : JSON.parse(res.text)) as T;
 	}
 
-	/** The editor's REST API; unwraps `{data}`. */
-	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
-		if (!this.cookie) throw new Error('not logged in to n8n: call setupOwner() or login() first');
-		const res = await this.request(method, `/rest${path}`, { body, headers: { cookie: this.cookie } });
+	/** The editor's REST API; unwraps `{data}`. `headers`: what the editor adds (e.g. `push-ref`). */
+	async rest<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+		const res = await this.request(method, `/rest${path}`, { body, headers: { ...headers, cookie: this.authCookie } });
 		return this.parse<{ data: T }>(method, `/rest${path}`, res).data;
+	}
+
+	/** `n8n-auth=…` of the logged-in user (the editor's push connection sends it too). */
+	get authCookie(): string {
+		if (!this.cookie) throw new Error('not logged in to n8n: call setupOwner() or login() first');
+		return this.cookie;
 	}
 
 	/** The public API (`/api/v1`). */

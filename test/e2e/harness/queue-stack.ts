@@ -1,10 +1,10 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
- * n8n 2.x in queue mode on this machine: PostgreSQL and Redis (./services), then one main process,
- * `workers` worker processes and one webhook processor, each with its own user folder holding our
- * packed package in .n8n/nodes, all sharing one database, one Redis and one encryption key. Used
- * by the `queue` e2e suite, `npm run dev -- --queue`, `npm run bench -- --queue` and
- * `npm run queue-stack`.
+ * n8n in queue mode on this machine (2.x; 1.x too, for the offload suite): PostgreSQL and Redis
+ * (./services), then one main process, `workers` worker processes and one webhook processor, each
+ * with its own user folder holding our packed package in .n8n/nodes, all sharing one database, one
+ * Redis and one encryption key. Used by the `queue` and `queue-offload` e2e suites,
+ * `npm run dev -- --queue`, `npm run bench -- --queue` and `npm run queue-stack`.
  *
  *   main      `n8n start`   editor, REST, public API, activation (registers our webhooks);
  *                           N8N_DISABLE_PRODUCTION_MAIN_PROCESS: it serves no production webhook.
@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { startBalancer, type Balancer } from './balancer';
 import { N8nClient, type CredentialRecord, type WebhookResponse } from './n8n-client';
 import { freePort, N8nProcess, processGroupMembers, type N8nStartOptions } from './n8n-process';
 import { installIntoUserFolder, type PackedPackage } from './package';
@@ -97,8 +98,10 @@ export interface QueueStack {
 	apiKey: string;
 	credential: CredentialRecord;
 	encryptionKey: string;
-	/** the production webhook base: the webhook processor (= WEBHOOK_URL) */
+	/** the production webhook base (= WEBHOOK_URL): the webhook processor, or the balancer in front of it */
 	webhookUrl: string;
+	/** the load balancer, when the stack was started with `balancer: true` */
+	balancer?: Balancer;
 	startup: StartupTimes;
 	/** What the single-process harness (stack.ts) offers, with main as its n8n. */
 	asN8nStack(): N8nStack;
@@ -148,6 +151,13 @@ export interface QueueStackOptions {
 	 * package through n8n's installer, without which the credential type is unknown).
 	 */
 	prepare?: (client: QueueClient) => Promise<void>;
+	/**
+	 * A load balancer in front (balancer.ts: `/webhook/…` to the webhook processor, the rest to main)
+	 * whose URL is WEBHOOK_URL, as n8n's queue-mode docs set it up. Without it WEBHOOK_URL is the
+	 * webhook processor itself, and n8n 1.x's test webhook URLs (WEBHOOK_URL + webhook-test) point
+	 * where nothing serves them.
+	 */
+	balancer?: boolean;
 }
 
 const rssKb = (pid: number): number => {
@@ -169,7 +179,6 @@ const STARTED = /Worker started execution (\d+)/g;
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
 	const log = options.log ?? (() => undefined);
 	const { install, packed } = options;
-	if (install.major !== '2') throw new Error(`the queue-mode stack runs n8n 2.x, not ${install.version}`);
 	const t0 = Date.now();
 	const installed = ensureQueuePackages(log);
 	const packagesMs = Date.now() - t0;
@@ -181,6 +190,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	const workerLogs: N8nProcess[] = [];
 	let postgres: Postgres | undefined;
 	let redis: Redis | undefined;
+	let balancer: Balancer | undefined;
 	let folderCount = 0;
 	const userFolder = (role: string): string => {
 		const folder = join(root, `${role}-${++folderCount}`);
@@ -189,6 +199,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	};
 	const stopAll = async (): Promise<void> => {
 		await Promise.all(processes.splice(0).map((p) => p.stop()));
+		await balancer?.close();
 		await redis?.stop();
 		await postgres?.stop();
 		if (!keepRoot) rmSync(root, { recursive: true, force: true });
@@ -207,7 +218,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		let webhookPort = await freePort();
 		while (webhookPort === mainPort) webhookPort = await freePort();
 		const mainUrl = `http://127.0.0.1:${mainPort}`;
-		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		const webhookProcessorUrl = `http://127.0.0.1:${webhookPort}`;
+		if (options.balancer) balancer = await startBalancer({ main: () => mainUrl, webhook: () => webhookProcessorUrl });
+		const webhookUrl = balancer?.url ?? webhookProcessorUrl;
 		const encryptionKey = randomBytes(24).toString('hex');
 		const shared: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
@@ -260,18 +273,22 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			return worker;
 		};
 
-		// All at once: every n8n process runs the pending migrations under a Postgres advisory lock
-		// (n8n's own; the others wait for it), so nothing needs main to be up first.
+		// 2.x all at once: every n8n process runs the pending migrations under a Postgres advisory
+		// lock (n8n's own; the others wait for it), so nothing needs main to be up first. 1.123.81
+		// has no such lock (two processes migrating at once: 'column "meta" … already exists', exit
+		// 1), so there main migrates first and the others start once it is ready.
 		t = Date.now();
 		const mainFolder = userFolder('main');
 		const webhookFolder = userFolder('webhook');
 		let mainMs = 0;
+		const mainStarted = startMain().then((m) => {
+			processes.push(m);
+			mainMs = Date.now() - t;
+			return m;
+		});
+		if (install.major !== '2') await mainStarted;
 		const started = await Promise.allSettled([
-			startMain().then((m) => {
-				processes.push(m);
-				mainMs = Date.now() - t;
-				return m;
-			}),
+			mainStarted,
 			N8nProcess.start({ install, userFolder: webhookFolder, port: webhookPort, logLevel, launcher: options.launcher, command: 'webhook', env: { ...shared, ...options.envFor?.(webhookFolder) } }).then((w) => {
 				processes.push(w);
 				return w;
@@ -282,9 +299,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		if (failed) throw failed.reason;
 		let [main, webhook, ...workers] = started.map((r) => (r as PromiseFulfilledResult<N8nProcess>).value);
 		const n8nMs = Date.now() - t;
-		log(`main on ${mainUrl} (ready after ${(mainMs / 1000).toFixed(1)} s), webhook processor on ${webhookUrl} and ${workers.length} workers: all ready in ${(n8nMs / 1000).toFixed(1)} s`);
+		log(`main on ${mainUrl} (ready after ${(mainMs / 1000).toFixed(1)} s), webhook processor on ${webhookProcessorUrl}${balancer ? ` behind the balancer on ${balancer.url}` : ''} and ${workers.length} workers: all ready in ${(n8nMs / 1000).toFixed(1)} s`);
 
-		const client = new QueueClient(mainUrl, install.major, new N8nClient(webhookUrl, install.major));
+		const client = new QueueClient(mainUrl, install.major, new N8nClient(webhookProcessorUrl, install.major));
 		if (await client.ownerIsSetUp()) await client.login(DEMO_OWNER.email, DEMO_OWNER.password);
 		else await client.setupOwner(DEMO_OWNER);
 		await options.prepare?.(client);
@@ -309,6 +326,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			credential,
 			encryptionKey,
 			webhookUrl,
+			balancer,
 			startup,
 			asN8nStack: () => ({ n8n: main, client, apiKey, credential, userFolder: mainFolder, stop: stopAll }),
 			async startWorker() {
