@@ -125,9 +125,8 @@ export function doneEarlier(node: INode, method: string, path: string, itemIndex
 }
 
 /** The success body of one answer, or the error the user sees (with how retry.ts treats it). */
-export function readAnswer(nodeOrCopy: INode | (() => INode), answer: Answer, reporting: Reporting): Attempt<IDataObject> {
-	// The node is for an error only (n8n's getNode() copies it: issue 37).
-	const node = (): INode => (typeof nodeOrCopy === 'function' ? nodeOrCopy() : nodeOrCopy);
+export function readAnswer(node: () => INode, answer: Answer, reporting: Reporting): Attempt<IDataObject> {
+	// `node` is called for an error only (n8n's getNode() copies the node: issue 37).
 	const { statusCode, path } = answer;
 	// Whatever the API echoes (a debug layer quoting the Authorization header), the token never
 	// reaches an output item: a success body becomes items as it came.
