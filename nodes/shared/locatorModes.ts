@@ -12,8 +12,13 @@ import { ID_PATTERN, ID_PLACEHOLDER, ID_RULE } from './constants';
  * (`extractValue`), and the field's check (shared/checks.ts `id`) checks the `<id>` pattern either way.
  */
 
-/** `ID_PATTERN` without anchors: the editor wraps mode validation regexes in `^...$` itself. */
-const ID_REGEX_UNANCHORED = ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
+/**
+ * The "By ID" modes' check in the editor: `ID_PATTERN` without anchors (the editor wraps mode
+ * validation regexes in `^...$` itself), or nothing. n8n checks an empty value against the regex
+ * too, so a fresh field showed "Not a … ID" beside "required"; an empty value is the required
+ * check's to report (and the node's check refuses it before sending).
+ */
+export const ID_MODE_REGEX = `(?:${ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '')})?`;
 
 export interface LocatorSettings {
 	displayName: string;
@@ -65,7 +70,7 @@ export function locatorProperty(settings: LocatorSettings): INodeProperties {
 					{
 						type: 'regex',
 						properties: {
-							regex: ID_REGEX_UNANCHORED,
+							regex: ID_MODE_REGEX,
 							errorMessage: `The ${settings.what} ID ${ID_RULE}`,
 						},
 					},

@@ -85,7 +85,8 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(byId.validation).toEqual([
 			{
 				type: 'regex',
-				properties: { regex: 'c[a-z0-9]{24}', errorMessage: expect.stringMatching(/ID must be an ID: "c" followed by 24/) },
+				// An ID or nothing: the editor wraps it in ^...$, and an empty value is "required"'s to report.
+				properties: { regex: '(?:c[a-z0-9]{24})?', errorMessage: expect.stringMatching(/ID must be an ID: "c" followed by 24/) },
 			},
 		]);
 	});
@@ -120,8 +121,9 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(others).toEqual([]);
 		expect(byId).toMatchObject({ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${ID_PLACEHOLDER}` });
 		expect(byId.hint).toMatch(/cannot list tags.*look like c[a-z0-9]{24}\.$/);
-		const regex = new RegExp((byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex);
-		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase())]).toEqual([true, false, false]);
+		// As the editor applies it (n8n-workflow validateResourceLocatorParameter: ^…$ around it).
+		const regex = new RegExp(`^${(byId.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex}$`);
+		expect([regex.test(ID_PLACEHOLDER), regex.test('VIP'), regex.test(ID_PLACEHOLDER.toUpperCase()), regex.test(`${ID_PLACEHOLDER}x`)]).toEqual([true, false, false, false]);
 		expect(byName).toMatchObject({ displayName: 'Name', name: 'name', type: 'string' });
 		expect(byName.hint).toMatch(/exact name, case-sensitive.*No list to pick from: the API cannot list tags; their IDs are in the platform and in the output of Tag → Create\.$/);
 		expect(tag.description).toMatch(/There is no list to pick from: the API cannot list tags\.$/);

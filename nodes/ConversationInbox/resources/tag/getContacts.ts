@@ -2,7 +2,8 @@ import { LIST_AT } from '../../../shared/answers';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { id, isAbsent, isLocatorValue, missing, text } from '../../../shared/checks';
-import { ID_PATTERN, ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
+import { ID_PLACEHOLDER, NAME_MAX_LENGTH, PAGE_SIZE } from '../../../shared/constants';
+import { ID_MODE_REGEX } from '../../../shared/locatorModes';
 import { idHint, returnAllAndLimit, WHERE_TO_FIND } from '../../helpers/fields';
 import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
@@ -40,7 +41,7 @@ const tagLocator: INodeProperties = {
 				{
 					type: 'regex',
 					properties: {
-						regex: ID_PATTERN.source,
+						regex: ID_MODE_REGEX,
 						errorMessage: 'Not a tag ID: "c" followed by 24 lowercase letters or digits',
 					},
 				},
