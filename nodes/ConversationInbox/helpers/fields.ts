@@ -147,11 +147,13 @@ export const LID_EXAMPLE = '123456789012345@lid';
 
 /**
  * The Chat picker of Stop in Chat and Message → Get Many: one property for both (helpers/sharing.ts).
- * Not `required` in the panel since Stop in Chat takes it as one of three alternatives; Get Many's
+ * Not `required` in the panel since Stop in Chat takes it as one of three alternatives (see
+ * PHONE_NUMBER for why not a second property), so its hint says it is required, where; Get Many's
  * check refuses an empty chat before anything is sent.
  */
 export const CHAT: INodeProperties = chatLocatorProperty({
 	description: 'The chat: pick it from the list or give its internal ID',
+	hint: 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number).',
 });
 
 /**
