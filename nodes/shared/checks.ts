@@ -205,7 +205,7 @@ const ID_LIKE = /^[a-z0-9]{20,}$/i;
 
 /**
  * What to do with a value that is not an `<id>`. A value that reads like a name ("VIP", "Sales
- * Bot") goes where names go (`byName`: "put names under Tag Names", "switch Tag to By Name"); one
+ * Bot") goes where names go (`byName`: "put names under Tag Names", "switch Tag to Name"); one
  * that reads like a damaged ID is copied again.
  */
 function idFix(value: string, byName?: string): string {
