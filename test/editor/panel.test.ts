@@ -42,6 +42,16 @@ describe('what each operation requires is said in its panel', () => {
 		}
 	});
 
+	test.each([
+		['message', 'getAll'],
+		['automation', 'stopInChat'],
+	] as const)('%s → %s: Chat says, under the field, that it is required (Stop in Chat: one of three)', (resource, operation) => {
+		for (const version of [1, 2]) {
+			const chat = shown({ resource, operation }, version).find((p) => p.name === 'chatInternalId');
+			expect(chat?.hint).toBe('Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number).');
+		}
+	});
+
 	test('Remove From Contact: the rule that spans Tag IDs and Tag Names is a notice in the panel, right above them', () => {
 		const names = shown({ resource: 'tag', operation: 'removeFromContact' }).map((p) => p.name);
 		const at = names.indexOf('removeTagsNotice');
@@ -49,6 +59,52 @@ describe('what each operation requires is said in its panel', () => {
 		const notice = findProperty('tag', 'removeFromContact', 'removeTagsNotice');
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/Tag IDs, Tag Names or both: at least one tag, at most 50 of each/);
+	});
+});
+
+describe("a fresh node's issues are the fields its operation marks required, nothing else", () => {
+	/**
+	 * As n8n's editor computes the canvas warning (NodeHelpers.getNodeParametersIssues over the values
+	 * it holds). The required fields as the spec has them, written here; the browser suite checks the
+	 * same table in both editors (test/e2e/suites/browser.ts OPERATION_PANELS).
+	 */
+	test.each([
+		['tag', 'create', ['name']],
+		['tag', 'getContacts', ['tag']],
+		['tag', 'removeFromContact', []],
+		['automation', 'update', ['automationTriggerId']],
+		['automation', 'delete', ['automationTriggerId']],
+		['automation', 'stopInChat', []],
+		['botIntegration', 'create', ['name', 'url']],
+		['integration', 'getAll', []],
+		['integration', 'disconnect', ['integrationId']],
+		['integration', 'delete', ['integrationId']],
+		['integration', 'validatePhoneNumber', ['integrationId']],
+		['webhook', 'create', ['integrationId', 'url']],
+		['template', 'getAll', ['integrationId']],
+		['group', 'getInviteUrl', ['integrationId', 'groupJid']],
+		['customField', 'upsert', []],
+		['customField', 'get', []],
+		['chat', 'getAll', []],
+		['message', 'getAll', []],
+		['user', 'getAll', []],
+	] as const)('%s → %s', (resource, operation, required) => {
+		const editor = editorNode({ resource, operation });
+		const issues = NodeHelpers.getNodeParametersIssues(description.properties, editor, description)?.parameters ?? {};
+		expect(Object.keys(issues).sort()).toEqual([...required].sort());
+		// Each one the "required" issue alone: no format check of an empty value beside it.
+		for (const name of required) expect(issues[name]).toEqual([expect.stringMatching(/ is required\.$/)]);
+	});
+
+	test('a "By ID" value is checked as the user types: an ID passes, a name does not, empty is left to "required"', () => {
+		const issuesOf = (value: string) => {
+			const editor = editorNode({ resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value } });
+			return NodeHelpers.getNodeParametersIssues(description.properties, editor, description)?.parameters?.tag ?? [];
+		};
+		expect(issuesOf('clx2v8k1h0000abcd1234efgh')).toEqual([]);
+		expect(issuesOf('VIP')).toEqual(['Not a tag ID: "c" followed by 24 lowercase letters or digits']);
+		expect(issuesOf('clx2v8k1h0000abcd1234efgh ')).toEqual(['Not a tag ID: "c" followed by 24 lowercase letters or digits']);
+		expect(issuesOf('')).toEqual(['Parameter "Tag" is required.']);
 	});
 });
 
