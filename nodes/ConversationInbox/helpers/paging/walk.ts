@@ -103,21 +103,17 @@ export class Sink {
 /** A primitive of JSON: what a first field holds for `Seen` to group by it. */
 type Primitive = string | number | boolean | null;
 
-/** An object element's first field's name when that field's value is a primitive. */
-function firstFieldName(element: unknown): string | undefined {
+/** An object element's first field (name and value) when that value is a primitive. */
+function firstField(element: unknown): [string, Primitive] | undefined {
 	if (element === null || typeof element !== 'object' || Array.isArray(element)) return undefined;
 	const object = element as Record<string, unknown>;
 	for (const name in object) {
 		if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
 		const value = object[name];
-		return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? name : undefined;
+		const primitive = value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+		return primitive ? [name, value as Primitive] : undefined;
 	}
 	return undefined;
-}
-
-/** Two or more elements taken with the same first field: their JSON texts. */
-class Group {
-	constructor(readonly json: Set<string>) {}
 }
 
 /**
@@ -125,33 +121,29 @@ class Group {
  * earlier. Grouped by their first field (name and value): two identical elements share it, so they
  * are written out as JSON and compared only within a group that has more than one element. A list
  * whose elements differ in their first field (an ID, a phone number) is never written out (issue 37:
- * JSON per element was the tag walk's largest cost of ours); any other list costs what it did. A
- * group of one is the element itself (no object per element; an element of an answer is never a
- * `Group`).
+ * JSON per element was the tag walk's largest cost of ours); any other list costs what it did.
  */
 class Seen {
-	private readonly groups = new Map<string, Map<Primitive, unknown>>();
+	private readonly groups = new Map<string, Map<Primitive, { first: unknown; json?: Set<string> }>>();
 	/** elements without a primitive first field, as JSON */
 	private readonly others = new Set<string>();
 
 	/** False when an identical element was taken before; else takes it. */
 	take(element: unknown): boolean {
-		const name = firstFieldName(element);
-		if (name === undefined) return addNew(this.others, JSON.stringify(element));
-		const value = (element as Record<string, Primitive>)[name];
+		const first = firstField(element);
+		if (first === undefined) return addNew(this.others, JSON.stringify(element));
+		const [name, value] = first;
 		let byValue = this.groups.get(name);
 		if (byValue === undefined) {
 			byValue = new Map();
 			this.groups.set(name, byValue);
 		}
-		const taken = byValue.get(value);
-		if (taken === undefined) {
-			byValue.set(value, element);
+		const group = byValue.get(value);
+		if (group === undefined) {
+			byValue.set(value, { first: element });
 			return true;
 		}
-		if (taken instanceof Group) return addNew(taken.json, JSON.stringify(element));
-		const group = new Group(new Set([JSON.stringify(taken)]));
-		byValue.set(value, group);
+		group.json ??= new Set([JSON.stringify(group.first)]);
 		return addNew(group.json, JSON.stringify(element));
 	}
 }
