@@ -3,7 +3,8 @@
  * Issue 37's quick profile of our cost per request, without n8n's server: the action node through
  * n8n-core's RoutingNode (test/helpers/n8n-harness.ts) in this process, the sandbox in a child
  * process (so its work is not in this process's profile), seeded as the bench's list cases.
- * Cases (each run `--rounds` times after one warm-up; prints each run's time):
+ * Cases (each run `--rounds` times after one warm-up; prints each run's wall time and this
+ * process's CPU time):
  *   stall     Tag → Remove From Contact of `--items` items (1 000), no Batching, no rate limit
  *   tag       Tag → Get Contacts, Return All, 10 000 contacts (100 pages)
  *   chats     Chat → Get Many, Return All, 10 000 chats
@@ -80,10 +81,12 @@ async function main(): Promise<void> {
 	try {
 		for (const c of cases) {
 			const times: number[] = [];
+			const cpuTimes: number[] = [];
 			for (let round = 0; round <= rounds; round++) {
 				if (c.key === 'stall') await reset();
 				forgetPaces();
 				const started = performance.now();
+				const cpuBefore = process.cpuUsage();
 				const output = await runRoutingNode('conversationInbox', loadedNode(), {
 					parameters: c.parameters as never,
 					items: c.items as never,
@@ -91,11 +94,18 @@ async function main(): Promise<void> {
 					credentials,
 				});
 				const elapsed = performance.now() - started;
-				if (round > 0) times.push(elapsed);
-				console.log(`${c.key}\t${round === 0 ? 'warm-up' : `round ${round}`}\t${elapsed.toFixed(0)} ms\t${output.length} items`);
+				// CPU time of this process (the sandbox is another): on a shared machine the wall time
+				// and a profile's self times grow with the load, the CPU time much less.
+				const cpu = process.cpuUsage(cpuBefore);
+				const cpuMs = (cpu.user + cpu.system) / 1000;
+				if (round > 0) {
+					times.push(elapsed);
+					cpuTimes.push(cpuMs);
+				}
+				console.log(`${c.key}\t${round === 0 ? 'warm-up' : `round ${round}`}\t${elapsed.toFixed(0)} ms\tCPU ${cpuMs.toFixed(0)} ms\t${output.length} items`);
 			}
-			const sorted = [...times].sort((a, b) => a - b);
-			console.log(`${c.key}\tmedian ${sorted[sorted.length >> 1].toFixed(0)} ms`);
+			const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1];
+			console.log(`${c.key}\tmedian ${median(times).toFixed(0)} ms\tCPU ${median(cpuTimes).toFixed(0)} ms`);
 		}
 	} finally {
 		child.kill();

@@ -119,7 +119,12 @@ export function withoutSecrets<T>(body: T, secrets: Array<string | undefined>): 
  */
 function holdsSecret(value: object, secrets: string[]): boolean {
 	const shortest = Math.min(...secrets.map((secret) => secret.length));
-	const holds = (text: string): boolean => text.length >= shortest && secrets.some((secret) => text.includes(secret));
+	// One secret (the API token) is the case of every answer: one search per string, no callback.
+	const [only] = secrets;
+	const holds =
+		secrets.length === 1
+			? (text: string): boolean => text.length >= shortest && text.includes(only)
+			: (text: string): boolean => text.length >= shortest && secrets.some((secret) => text.includes(secret));
 	const stack: unknown[] = [value];
 	// A string is checked; an object or list is walked later; anything else holds no text.
 	const holdsAt = (entry: unknown): boolean => {

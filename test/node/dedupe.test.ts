@@ -57,6 +57,11 @@ describe('Sink with dedupe: identical as a whole, nothing less', () => {
 		]);
 	});
 
+	test('an element whose first field no other element shares yet, and its copy on the next page: one stays', () => {
+		const page = [{ id: 7, name: 'Ana' }, { id: 8, name: 'Bia' }];
+		expect(taken([page, [{ id: 8, name: 'Bia' }, { id: 9, name: 'Caio' }]])).toEqual([...page, { id: 9, name: 'Caio' }]);
+	});
+
 	test('a list of 20 000 contacts whose first field is the same (true) for all: each distinct one stays once', () => {
 		const contacts = Array.from({ length: 20_000 }, (_, i) => ({ active: true, phoneNumber: String(5511900000000 + i) }));
 		const out = taken([contacts.slice(0, 12_000), contacts.slice(10_000)]);
