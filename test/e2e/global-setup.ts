@@ -3,7 +3,7 @@
  * Once per e2e run, before any test file: build and pack the package, and provision every n8n
  * version the run selects (N8N_E2E_VERSIONS, default "2,1"). Cold, provisioning is the slow part
  * (several minutes per version); warm, the provisioning script only checks its cache.
- * When n8n 2.x is selected, also install Chromium for the browser check (scripts/install-chromium.sh).
+ * Also install Chromium for the browser checks, which run on every version (scripts/install-chromium.sh).
  * The results reach the test files through process.env (they run after this, in this process or
  * in workers forked from it).
  */
@@ -28,8 +28,9 @@ export default async function globalSetup(): Promise<void> {
 		const install = await provisionN8n(major);
 		process.env[`E2E_N8N_${major}`] = JSON.stringify(install);
 	}
-	// The browser check (suites/browser.ts) runs on n8n 2.x: Debian's Chromium, installed once by
-	// scripts/install-chromium.sh (a no-op when /usr/bin/chromium exists). E2E_BROWSER=0 skips both.
-	if (majors.includes('2') && browserCheckEnabled()) installChromium();
+	// The browser checks (suites/browser.ts, browser-trigger.ts) run on both n8n versions: Debian's
+	// Chromium, installed once by scripts/install-chromium.sh (a no-op when /usr/bin/chromium exists).
+	// E2E_BROWSER=0 skips both.
+	if (majors.length > 0 && browserCheckEnabled()) installChromium();
 	process.stderr.write(`[e2e] setup done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -1,9 +1,12 @@
 // The e2e suites on n8n 1.123.81 (Node 20). Skipped unless N8N_E2E_VERSIONS selects 1 (default "2,1").
+// The browser checks (Chromium) run here too: the editor of each version draws our panels (issue 36).
 import { describeN8n } from './harness/context';
+import { browserSuite } from './suites/browser';
+import { browserTriggerSuite } from './suites/browser-trigger';
 import { compat010Suite } from './suites/compat-0.1.0';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
 import { triggerSuite } from './suites/trigger';
 
-describeN8n('1', [packageSuite, resourcesSuite, compat010Suite, examplesSuite, triggerSuite]);
+describeN8n('1', [packageSuite, resourcesSuite, compat010Suite, examplesSuite, triggerSuite, browserSuite, browserTriggerSuite]);

@@ -1,5 +1,5 @@
 // The e2e suites on n8n 2.41.1 (Node 24). Skipped unless N8N_E2E_VERSIONS selects 2 (default "2,1").
-// The browser check (Chromium) runs on this version only; E2E_BROWSER=0 skips it (outside CI; under CI=true it fails).
+// The browser checks (Chromium) run here and on 1.x; E2E_BROWSER=0 skips them (outside CI; under CI=true it fails).
 import { describeN8n } from './harness/context';
 import { aiToolsSuite } from './suites/ai-tools';
 import { browserSuite } from './suites/browser';

@@ -41,7 +41,7 @@ export interface BrowserSession {
 	userDataDir: string;
 	/** A new tab (each check uses its own, so an unsaved change never blocks the next one). */
 	newPage(): Promise<Page>;
-	/** Saves a full-window screenshot as test-output/screenshots/<name>.png; returns its path. */
+	/** Saves a full-window screenshot as test-output/screenshots/[<subdir>/]<name>.png; returns its path. */
 	screenshot(page: Page, name: string): Promise<string>;
 	close(): Promise<void>;
 }
@@ -76,13 +76,15 @@ const withTimeout = async <T>(promise: Promise<T>, ms: number, what: string): Pr
 	}
 };
 
-export async function launchBrowser(options: { actionTimeoutMs?: number } = {}): Promise<BrowserSession> {
+/** `screenshotSubdir`: a folder of SCREENSHOT_DIR for this session's pictures (one per n8n version). */
+export async function launchBrowser(options: { actionTimeoutMs?: number; screenshotSubdir?: string } = {}): Promise<BrowserSession> {
 	// Required here, not at the top: the other e2e suites do not need playwright-core.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { chromium, selectors } = require('playwright-core') as typeof import('playwright-core');
 	// n8n's editor marks its elements with data-test-id (not Playwright's default data-testid).
 	selectors.setTestIdAttribute('data-test-id');
-	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	const screenshotDir = options.screenshotSubdir ? join(SCREENSHOT_DIR, options.screenshotSubdir) : SCREENSHOT_DIR;
+	mkdirSync(screenshotDir, { recursive: true });
 	const userDataDir = mkdtempSync(join(tmpdir(), 'n8n-e2e-chromium-'));
 	let context: BrowserContext;
 	try {
@@ -112,7 +114,7 @@ export async function launchBrowser(options: { actionTimeoutMs?: number } = {}):
 			return await context.newPage();
 		},
 		async screenshot(page, name) {
-			const path = join(SCREENSHOT_DIR, `${name}.png`);
+			const path = join(screenshotDir, `${name}.png`);
 			await page.screenshot({ path, timeout: 15_000 });
 			return path;
 		},

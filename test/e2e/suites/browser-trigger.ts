@@ -1,9 +1,9 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
- * The trigger's simplified output in the real editor (n8n 2.x, headless Chromium): a new user
+ * The trigger's simplified output in the real editor (n8n 2.x and 1.x, headless Chromium): a new user
  * opens a new trigger node (typeVersion 3, Simplify on by default), clicks "Listen for test event",
  * a message arrives, and the output panel shows the flat item (text, phone number, chat IDs), not
- * the raw delivery. Screenshot: test-output/screenshots/09-trigger-simplified-output.png.
+ * the raw delivery. Screenshot: test-output/screenshots/n8n-<major>/09-trigger-simplified-output.png.
  *
  * Skipped with E2E_BROWSER=0.
  */
@@ -51,7 +51,7 @@ export function browserTriggerSuite(ctx: () => E2EContext): void {
 				connections: {},
 				settings: { executionOrder: 'v1' },
 			});
-			browser = await launchBrowser();
+			browser = await launchBrowser({ screenshotSubdir: `n8n-${c.major}` });
 			// Signs in through n8n's login endpoint; the cookie lands in the browser's context.
 			const login = await browser.context.request.post(`${c.stack.n8n.url}/rest/login`, {
 				data: { emailOrLdapLoginId: DEMO_OWNER.email, password: DEMO_OWNER.password },
