@@ -63,6 +63,10 @@ describe('what each operation requires is said in its panel', () => {
 });
 
 describe("a fresh node's issues are the fields its operation marks required, nothing else", () => {
+	/** The issues n8n's editor finds in a node with these parameters (the canvas warning), by parameter. */
+	const parameterIssues = (parameters: INodeParameters) =>
+		NodeHelpers.getNodeParametersIssues(description.properties, editorNode(parameters), description)?.parameters ?? {};
+
 	/**
 	 * As n8n's editor computes the canvas warning (NodeHelpers.getNodeParametersIssues over the values
 	 * it holds). The required fields as the spec has them, written here; the browser suite checks the
@@ -89,18 +93,14 @@ describe("a fresh node's issues are the fields its operation marks required, not
 		['message', 'getAll', []],
 		['user', 'getAll', []],
 	] as const)('%s → %s', (resource, operation, required) => {
-		const editor = editorNode({ resource, operation });
-		const issues = NodeHelpers.getNodeParametersIssues(description.properties, editor, description)?.parameters ?? {};
+		const issues = parameterIssues({ resource, operation });
 		expect(Object.keys(issues).sort()).toEqual([...required].sort());
 		// Each one the "required" issue alone: no format check of an empty value beside it.
 		for (const name of required) expect(issues[name]).toEqual([expect.stringMatching(/ is required\.$/)]);
 	});
 
 	test('a "By ID" value is checked as the user types: an ID passes, a name does not, empty is left to "required"', () => {
-		const issuesOf = (value: string) => {
-			const editor = editorNode({ resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value } });
-			return NodeHelpers.getNodeParametersIssues(description.properties, editor, description)?.parameters?.tag ?? [];
-		};
+		const issuesOf = (value: string) => parameterIssues({ resource: 'tag', operation: 'getContacts', tag: { __rl: true, mode: 'id', value } }).tag ?? [];
 		expect(issuesOf('clx2v8k1h0000abcd1234efgh')).toEqual([]);
 		expect(issuesOf('VIP')).toEqual(['Not a tag ID: "c" followed by 24 lowercase letters or digits']);
 		expect(issuesOf('clx2v8k1h0000abcd1234efgh ')).toEqual(['Not a tag ID: "c" followed by 24 lowercase letters or digits']);

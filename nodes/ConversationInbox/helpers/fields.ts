@@ -146,6 +146,12 @@ export function choice(
 export const LID_EXAMPLE = '123456789012345@lid';
 
 /**
+ * What the hints of the fields shared with Stop in Chat (Chat, Phone Number) say of being required:
+ * required by the other operations, one of three alternatives in Stop in Chat. One text for both.
+ */
+const REQUIRED_EXCEPT_STOP_IN_CHAT = 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number).';
+
+/**
  * The Chat picker of Stop in Chat and Message → Get Many: one property for both (helpers/sharing.ts).
  * Not `required` in the panel since Stop in Chat takes it as one of three alternatives (see
  * PHONE_NUMBER for why not a second property), so its hint says it is required, where; Get Many's
@@ -153,7 +159,7 @@ export const LID_EXAMPLE = '123456789012345@lid';
  */
 export const CHAT: INodeProperties = chatLocatorProperty({
 	description: 'The chat: pick it from the list or give its internal ID',
-	hint: 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number).',
+	hint: REQUIRED_EXCEPT_STOP_IN_CHAT,
 });
 
 /**
@@ -185,7 +191,7 @@ export const PHONE_NUMBER: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. 5511999998888',
 	description: `The contact's phone number with country and area code, 8-30 characters, e.g. 5511999998888 or +55 11 99999-8888 (Validate Phone Number takes any length). Remove From Contact also takes the contact's LID, e.g. ${LID_EXAMPLE}. Stop in Chat takes any format and matches the number approximately: also set the Integration when it may exist on several lines.`,
-	hint: 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number). With country and area code: 5511987650001 and +55 11 98765-0001 both work.',
+	hint: `${REQUIRED_EXCEPT_STOP_IN_CHAT} With country and area code: 5511987650001 and +55 11 98765-0001 both work.`,
 };
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
