@@ -29,15 +29,18 @@ import {
 	redactSecrets,
 	singleHeader,
 } from './delivery';
-import type { TriggerState } from './registrations';
+import type { Registration, StaticData, TriggerState } from './registrations';
 import {
+	currentRegistration,
 	EVENT_HEADER,
 	fingerprintOf,
 	loadState,
 	mergeRegistrations,
 	missingEvents,
+	newRegistrationId,
 	REGISTERED_METHOD,
 	REGISTRATION_HEADER,
+	REGISTRATION_ID_HEADER,
 	registrationHeaders,
 	saveState,
 	SECRET_HEADER,
@@ -87,25 +90,41 @@ function webhookUrlOf(context: IHookFunctions): string {
 }
 
 /**
+ * True when a registration the API did not accept may exist all the same: anything but the API's
+ * refusal (HTTP 4xx) of a request that was sent. A 5xx or no answer at all (a timeout, a reset)
+ * may come after the platform stored it. Counting a registration that does not exist as possibly
+ * made costs nothing (it is never reused); the reverse would let its deliveries double the next one.
+ */
+function mayExist(failure: Error): boolean {
+	if (!(failure instanceof NodeApiError)) return false;
+	const status = Number(failure.httpCode);
+	return !(status >= 400 && status < 500);
+}
+
+/**
  * Registers one webhook. Any 2xx the API sent counts as registered (DESIGN.md, "Reading the API's
  * answers"), with or without the webhook in it: the platform has it, and registering it again
- * would deliver every event twice. The registration is recorded by the caller.
+ * would deliver every event twice. Returns the failure otherwise; the caller records the
+ * registration either way (as possibly made when it may exist) and throws the failure.
  *
  * A refusal is the request path's own NodeApiError, with its message also at the start of its
  * description: when an activation fails, n8n's editor shows a NodeApiError's description only
  * (WorkflowService.update: `message = error.description`), which without it says what to check
  * but not what the API refused.
  */
-async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<void> {
+async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<Error | undefined> {
 	const failure = await inboxApiRequest
 		.call(context, { method: 'POST', path: '/integration/webhook/create', body })
 		.then(() => undefined, (error: unknown) => error as Error);
-	if (failure === undefined || wasDone(failure)) return;
+	if (failure === undefined || wasDone(failure)) return undefined;
 	if (failure instanceof NodeApiError) {
 		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
-		failure.description = [refusal, failure.description].filter(Boolean).join(' ');
+		const retry = mayExist(failure)
+			? 'The platform may have registered it all the same: activating again registers it anew, and only the new registration starts the workflow (deliveries of this one, if it exists, are acknowledged and ignored).'
+			: undefined;
+		failure.description = [refusal, failure.description, retry].filter(Boolean).join(' ');
 	}
-	throw failure;
+	return failure;
 }
 
 /** The process record's key of this node (record.ts). */
@@ -113,17 +132,26 @@ function recordKeyOf(context: IHookFunctions | IWebhookFunctions): string {
 	return recordKey(context.getWorkflow().id, nodeIdentity(context));
 }
 
+/** The static data the trigger's state lives in (registrations.ts): the workflow's and the node's. */
+function staticDataOf(context: IHookFunctions | IWebhookFunctions): StaticData {
+	return { global: context.getWorkflowStaticData('global'), node: context.getWorkflowStaticData('node') };
+}
+
+/** Every registration the node knows of: static data in every layout, and the process record. */
+function knownState(context: IHookFunctions | IWebhookFunctions): TriggerState {
+	const state = loadState(staticDataOf(context), nodeIdentity(context));
+	mergeRegistrations(state, recordedRegistrations(recordKeyOf(context)));
+	return state;
+}
+
 /**
- * The node's registrations: its static data, with what this process recorded for it and static
- * data does not hold (an activation n8n did not save) written into static data, so n8n saves
- * them with the next activation that succeeds.
+ * The node's registrations for an activation, written back into static data in the current
+ * layout (with what the process record holds and static data does not: an activation n8n did not
+ * save), so that n8n saves them with the next activation that succeeds.
  */
 function knownRegistrations(context: IHookFunctions): TriggerState {
-	const staticData = context.getWorkflowStaticData('node');
-	const state = loadState(staticData);
-	if (mergeRegistrations(state, recordedRegistrations(recordKeyOf(context))) > 0) {
-		saveState(staticData, state);
-	}
+	const state = knownState(context);
+	saveState(staticDataOf(context), nodeIdentity(context), state);
 	return state;
 }
 
@@ -136,6 +164,20 @@ async function registrationSecret(context: IHookFunctions): Promise<string> {
 		});
 	}
 	return secret;
+}
+
+/**
+ * True when a delivery carrying registration identity `id` may run the workflow: it comes from
+ * the node's current registration of its kind (registrations.ts, `currentRegistration`), or the
+ * node knows none for its URL and settings (never deaf: that one may have been made a moment ago
+ * in another process). Test URLs are exempt: n8n lets one delivery through per test and answers
+ * 404 to the rest.
+ */
+function isCurrent(context: IWebhookFunctions, state: TriggerState, fingerprint: string, id: string | undefined): boolean {
+	if (context.getMode() === 'manual') return true;
+	const url = context.getNodeWebhookUrl('default');
+	const current = url === undefined ? undefined : currentRegistration(state, url, fingerprint);
+	return current === undefined || current.id === id;
 }
 
 /**
@@ -360,29 +402,33 @@ export class ConversationInboxTrigger implements INodeType {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
 				const secret = await registrationSecret(this);
-				const staticData = this.getWorkflowStaticData('node');
 				const state = knownRegistrations(this);
 				const record = recordKeyOf(this);
+				const keep = (registration: Registration): void => {
+					recordRegistration(record, registration);
+					state.registrations.push(registration);
+					saveState(staticDataOf(this), nodeIdentity(this), state);
+				};
 
-				const missing = missingEvents(state, url, config);
-				saveState(staticData, state);
-
-				for (const event of missing) {
+				for (const event of missingEvents(state, url, config)) {
+					const id = newRegistrationId();
 					const body: IDataObject = {
 						integrationId: config.integrationId,
 						url,
 						method: REGISTERED_METHOD,
 						type: event,
-						headers: registrationHeaders(config, secret, event) as unknown as IDataObject[],
+						headers: registrationHeaders(config, secret, event, id) as unknown as IDataObject[],
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
-					await register(this, body, event);
-					const fingerprint = fingerprintOf(config, event);
-					const registration = { url, event, fingerprint, secretHash: secretHash(secret) };
-					recordRegistration(record, registration);
-					state.registrations.push(registration);
-					saveState(staticData, state);
+					const registration = { url, event, fingerprint: fingerprintOf(config, event), secretHash: secretHash(secret), id };
+					const failure = await register(this, body, event);
+					if (failure === undefined) {
+						keep(registration);
+						continue;
+					}
+					if (mayExist(failure)) keep({ ...registration, possiblyMade: true });
+					throw failure;
 				}
 				return true;
 			},
@@ -404,8 +450,7 @@ export class ConversationInboxTrigger implements INodeType {
 		// The derived secret needs no static data (n8n 2.x saves it after the URL goes live); the
 		// hashes of the registrations' secrets accept those made under an earlier token; a node
 		// first activated under version 1 also accepts the random secret kept there.
-		const state = loadState(this.getWorkflowStaticData('node'));
-		mergeRegistrations(state, recordedRegistrations(recordKeyOf(this)));
+		const state = knownState(this);
 		const provided = headers[SECRET_HEADER];
 		const accepted = [await currentSecret(this), state.legacySecret];
 		const check = checkDeliverySecret(provided, accepted, state.registrations);
@@ -437,6 +482,13 @@ export class ConversationInboxTrigger implements INodeType {
 			return ignore(
 				this,
 				'The delivery comes from a registration made with earlier trigger settings',
+				event,
+			);
+		}
+		if (!isCurrent(this, state, fingerprintOf(config, event), singleHeader(headers, REGISTRATION_ID_HEADER))) {
+			return ignore(
+				this,
+				'The delivery comes from another registration of this event kind than the current one (made again after n8n lost its record of it)',
 				event,
 			);
 		}

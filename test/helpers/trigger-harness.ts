@@ -74,6 +74,11 @@ export interface TriggerSetup {
 	typeVersion?: number;
 	/** the node's class as one n8n process loaded it (default: this test file's; see `restartedN8n`) */
 	nodeClass?: typeof ConversationInboxTrigger;
+	/**
+	 * the node's name when the user renamed it (n8n-workflow's `Workflow.renameNode`, as the editor
+	 * renames; it leaves static data as it is: n8n keys a node's part by the name it had)
+	 */
+	nodeName?: string;
 }
 
 /**
@@ -115,7 +120,10 @@ export class TriggerInstance {
 			webhookId: setup.webhookId === null ? undefined : (setup.webhookId ?? TEST_WEBHOOK_ID),
 		});
 		this.workflow = fixture.workflow;
-		this.node = fixture.node;
+		if (setup.nodeName !== undefined && setup.nodeName !== fixture.node.name) {
+			this.workflow.renameNode(fixture.node.name, setup.nodeName);
+		}
+		this.node = this.workflow.getNode(setup.nodeName ?? fixture.node.name) as INode;
 	}
 
 	additionalData(overrides: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {

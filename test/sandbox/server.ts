@@ -396,6 +396,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 			}
 			// A script's answer to a request it let the handler carry out (script.ts).
 			if (scripted?.carriedOut && record.carriedOut && scripted.answer !== 'handler') {
+				// 'hang': nothing is written (watchers see it carried out); answered when the connection closes.
+				if (scripted.answer === 'hang') return this.notifyWatchers();
 				record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
 				if (scripted.answer === 'reset') resetConnection(req);
 				else writeScripted(res, scripted.answer, body);
@@ -430,6 +432,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (scripted?.latencyMs) await this.requestTimers.sleep(scripted.latencyMs);
 		if (this.closed) return;
 		if (scripted && !scripted.carriedOut && scripted.answer !== 'handler') {
+			if (scripted.answer === 'hang') return;
 			record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
 			if (scripted.answer === 'reset') resetConnection(req);
 			else writeScripted(res, scripted.answer);
