@@ -18,6 +18,7 @@ import {
 } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
+import { monotonicNow } from '../shared/clock';
 import { wasDone } from '../shared/errors';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
@@ -49,8 +50,10 @@ import type { DeliveryNote } from './rejections';
 import { logDelivery } from './rejections';
 import { recordedRegistrations, recordKey, recordRegistration } from './record';
 import { currentSecret, nodeIdentity, secretHash } from './secret';
+import type { TriggerConfig } from './settings';
 import { readConfig } from './settings';
 import { simplifyDelivery } from './simplify';
+import { DEFAULT_WINDOW_MINUTES, deliveryKey, eventsOfMessage, seenBefore, uniqueKey } from './oncePerMessage';
 
 /**
  * Every method the API lets a webhook use. Each one is its own webhook description on the same
@@ -181,6 +184,34 @@ function isCurrent(context: IWebhookFunctions, state: TriggerState, fingerprint:
 }
 
 /**
+ * One Execution per Message (version 4, oncePerMessage.ts): whether this delivery repeats one that
+ * started the workflow within the window, and the fields the item gets when it runs. From version
+ * 4 every item has the key that identifies its message across processes (`messageKey`, for n8n's
+ * Remove Duplicates in queue mode; a delivery nothing can recognise gets a key of its own); with
+ * the option on, it also lists the selected events the message stands for.
+ */
+function oncePerMessage(
+	context: IWebhookFunctions,
+	config: TriggerConfig,
+	event: string,
+	payload: unknown,
+	headers: Headers,
+): { duplicate: boolean; fields: IDataObject } {
+	if (context.getNode().typeVersion < 4) return { duplicate: false, fields: {} };
+	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const windowMinutes = Number(options.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
+	const key = deliveryKey(event, payload, headers, {
+		integrationId: config.integrationId,
+		messageIdField: typeof options.messageIdField === 'string' ? options.messageIdField : undefined,
+		windowMinutes: Number.isFinite(windowMinutes) && windowMinutes >= 1 ? windowMinutes : DEFAULT_WINDOW_MINUTES,
+	});
+	const messageKey = key?.key ?? uniqueKey();
+	if (context.getNodeParameter('oncePerMessage', true) === false) return { duplicate: false, fields: { messageKey } };
+	if (key !== undefined && seenBefore(recordKeyOf(context), key, monotonicNow())) return { duplicate: true, fields: {} };
+	return { duplicate: false, fields: { events: eventsOfMessage(event, payload, config.events), messageKey } };
+}
+
+/**
  * Writes a response directly (401/400/413), logs why, and tells n8n not to answer or execute.
  */
 function refuse(
@@ -234,8 +265,9 @@ export class ConversationInboxTrigger implements INodeType {
 		// typeVersion 1 as it did for its Webhook node v1, evaluating that node's options.binaryData
 		// through the expression engine (an isolate per delivery); from 2 on it does not.
 		// 3 adds Simplify, on by default; saved nodes at 1 and 2 keep the full item.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// 4 adds One Execution per Message, on by default; saved nodes at 1 to 3 run once per delivery.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		// "Message Received, Connection Status Update" rather than the wire values.
 		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
 		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
@@ -285,8 +317,21 @@ export class ConversationInboxTrigger implements INodeType {
 				options: TRIGGER_EVENT_OPTIONS,
 				default: [],
 				required: true,
+				displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
 				description:
 					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
+			},
+			{
+				// The same parameter from version 4 on: only what it says of overlapping events differs.
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: TRIGGER_EVENT_OPTIONS,
+				default: [],
+				required: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
+				description:
+					'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
 			},
 			{
 				// Shown once events are chosen: that is when activating registers webhooks.
@@ -325,12 +370,41 @@ export class ConversationInboxTrigger implements INodeType {
 					'Whether to return one flat item (event, integration, message text, phone number, chat IDs, statuses) instead of the full delivery with its body, headers and query',
 			},
 			{
+				displayName: 'One Execution per Message',
+				name: 'oncePerMessage',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
+				description:
+					'Whether a message that arrives under several selected events, or that the platform delivers again, starts the workflow once within the window (Options → Window). The item then lists the selected events the message counts as. With several webhook processes (queue mode), add n8n\'s Remove Duplicates node on the item\'s messageKey.',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					{
+						displayName: 'Message ID Field',
+						name: 'messageIdField',
+						type: 'string',
+						default: '',
+						placeholder: 'data.message.messageId',
+						displayOptions: { show: { '/oncePerMessage': [true], '@version': [{ _cnd: { gte: 4 } }] } },
+						description:
+							'Where the delivery\'s body holds the message\'s ID, as a dot path. Empty: where payloads usually keep it (in data.message, data or at the top of the body). Without an ID, only exact redeliveries are recognised (the same body with its time, within 30 seconds).',
+					},
+					{
+						displayName: 'Window (Minutes)',
+						name: 'windowMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
+						default: DEFAULT_WINDOW_MINUTES,
+						displayOptions: { show: { '/oncePerMessage': [true], '@version': [{ _cnd: { gte: 4 } }] } },
+						description:
+							'How long after a message started the workflow its other deliveries (other events, redeliveries) start nothing',
+					},
 					{
 						displayName: 'Extra Headers',
 						name: 'extraHeaders',
@@ -501,6 +575,11 @@ export class ConversationInboxTrigger implements INodeType {
 			return ignore(this, 'The delivery is for another integration', event);
 		}
 
+		const once = oncePerMessage(this, config, event, payload.payload, headers);
+		if (once.duplicate) {
+			return ignore(this, 'The same message (or delivery) started the workflow within the window (One Execution per Message)', event);
+		}
+
 		// Simplify exists from version 3 on; 1 and 2 keep the full item they always gave.
 		const simplify =
 			this.getNode().typeVersion >= 3 && this.getNodeParameter('simplify', true) !== false;
@@ -513,6 +592,7 @@ export class ConversationInboxTrigger implements INodeType {
 					headers: publicHeaders(headers),
 					query,
 				};
+		Object.assign(item, once.fields);
 		return {
 			workflowData: [[{ json: redactSecrets(item, [...accepted, provided as string]) }]],
 			webhookResponse: ACKNOWLEDGEMENT,

@@ -292,6 +292,11 @@ export class N8nWebhookEndpointStandIn {
 	readonly calls: EndpointCall[] = [];
 	/** what the node logged through `this.logger`, in order */
 	readonly logs: LogCall[] = [];
+	/**
+	 * How long n8n takes to answer once the node has decided (n8n under load: a busy main, queue
+	 * mode): the answer is written this much later. The node's work is done by then.
+	 */
+	answerDelayMs = 0;
 	private server?: Server;
 	private instance?: TriggerInstance;
 	private waiters: Array<() => void> = [];
@@ -451,6 +456,7 @@ export class N8nWebhookEndpointStandIn {
 			});
 			return;
 		}
+		if (this.answerDelayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, this.answerDelayMs));
 		if (result.noWebhookResponse === true) {
 			// The node answered itself (401, 400, 413): record what it sent.
 			this.record({ ...call, statusCode: response.statusCode, responseText: nodeResponseText });
