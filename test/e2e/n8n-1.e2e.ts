@@ -9,5 +9,6 @@ import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
 import { triggerSuite } from './suites/trigger';
 
-// The trigger suite restarts this n8n once, at its end (issue 42: what a restart does to the trigger's state).
-describeN8n('1', [packageSuite, resourcesSuite, compat010Suite, examplesSuite, (ctx) => triggerSuite(ctx, { restart: true }), browserSuite, browserTriggerSuite]);
+// The trigger suite checks One Execution per Message (issue 45) and restarts this n8n once, at its
+// end (issue 42: what a restart does to the trigger's state).
+describeN8n('1', [packageSuite, resourcesSuite, compat010Suite, examplesSuite, (ctx) => triggerSuite(ctx, { restart: true, oncePerMessage: true }), browserSuite, browserTriggerSuite]);
