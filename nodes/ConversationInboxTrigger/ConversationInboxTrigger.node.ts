@@ -119,7 +119,8 @@ async function register(context: IHookFunctions, body: IDataObject, event: strin
 	const failure = await inboxApiRequest
 		.call(context, { method: 'POST', path: '/integration/webhook/create', body })
 		.then(() => undefined, (error: unknown) => error as Error);
-	if (failure === undefined || wasDone(failure)) return undefined;
+	// A 2xx without the webhook in it: done.
+	if (wasDone(failure)) return undefined;
 	if (failure instanceof NodeApiError) {
 		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
 		const retry = mayExist(failure)
@@ -178,14 +179,14 @@ async function registrationSecret(context: IHookFunctions): Promise<string> {
  */
 function isCurrent(context: IWebhookFunctions, state: TriggerState, fingerprint: string, id: string | undefined): boolean {
 	if (context.getMode() === 'manual') return true;
-	const url = context.getNodeWebhookUrl('default');
-	const current = url === undefined ? undefined : currentRegistration(state, url, fingerprint);
+	// No URL (none configured) is no registration's.
+	const current = currentRegistration(state, context.getNodeWebhookUrl('default') ?? '', fingerprint);
 	return current === undefined || current.id === id;
 }
 
 /**
- * One Execution per Message (version 4, oncePerMessage.ts): whether this delivery repeats one that
- * started the workflow within the window, and the fields the item gets when it runs. From version
+ * One Execution per Message (version 4, oncePerMessage.ts): 'duplicate' when this delivery repeats
+ * one that started the workflow within the window, else the fields the item gets. From version
  * 4 every item has the key that identifies its message across processes (`messageKey`, for n8n's
  * Remove Duplicates in queue mode; a delivery nothing can recognise gets a key of its own); with
  * the option on, it also lists the selected events the message stands for.
@@ -196,19 +197,20 @@ function oncePerMessage(
 	event: string,
 	payload: unknown,
 	headers: Headers,
-): { duplicate: boolean; fields: IDataObject } {
-	if (context.getNode().typeVersion < 4) return { duplicate: false, fields: {} };
+): IDataObject | 'duplicate' {
+	if (context.getNode().typeVersion < 4) return {};
 	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
-	const windowMinutes = Number(options.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
+	// A Window an expression made 0, negative or not a number: the default.
+	const windowMinutes = Number(options.windowMinutes);
 	const key = deliveryKey(event, payload, headers, {
 		integrationId: config.integrationId,
-		messageIdField: typeof options.messageIdField === 'string' ? options.messageIdField : undefined,
-		windowMinutes: Number.isFinite(windowMinutes) && windowMinutes >= 1 ? windowMinutes : DEFAULT_WINDOW_MINUTES,
+		messageIdField: String(options.messageIdField ?? ''),
+		windowMinutes: windowMinutes >= 1 ? windowMinutes : DEFAULT_WINDOW_MINUTES,
 	});
 	const messageKey = key?.key ?? uniqueKey();
-	if (context.getNodeParameter('oncePerMessage', true) === false) return { duplicate: false, fields: { messageKey } };
-	if (key !== undefined && seenBefore(recordKeyOf(context), key, monotonicNow())) return { duplicate: true, fields: {} };
-	return { duplicate: false, fields: { events: eventsOfMessage(event, payload, config.events), messageKey } };
+	if (context.getNodeParameter('oncePerMessage', true) === false) return { messageKey };
+	if (key !== undefined && seenBefore(recordKeyOf(context), key, monotonicNow())) return 'duplicate';
+	return { events: eventsOfMessage(event, payload, config.events), messageKey };
 }
 
 /**
@@ -576,7 +578,7 @@ export class ConversationInboxTrigger implements INodeType {
 		}
 
 		const once = oncePerMessage(this, config, event, payload.payload, headers);
-		if (once.duplicate) {
+		if (once === 'duplicate') {
 			return ignore(this, 'The same message (or delivery) started the workflow within the window (One Execution per Message)', event);
 		}
 
@@ -592,7 +594,7 @@ export class ConversationInboxTrigger implements INodeType {
 					headers: publicHeaders(headers),
 					query,
 				};
-		Object.assign(item, once.fields);
+		Object.assign(item, once);
 		return {
 			workflowData: [[{ json: redactSecrets(item, [...accepted, provided as string]) }]],
 			webhookResponse: ACKNOWLEDGEMENT,

@@ -9,20 +9,23 @@
  * events (its simulate control) to the stand-in of n8n's webhook endpoint and never deletes a
  * registration.
  *
- * The only stand-in beyond the harness: the "no answer" row shortens the trigger's 30 s request
- * Timeout to 300 ms (the clock module's afterLoopFreeMs, for the 30 s only), so that the test does
- * not wait 30 s for the timeout it is about.
+ * The only stand-in beyond the harness: the "no answer until the Timeout" row shortens the
+ * trigger's 30 s request Timeout to 300 ms for its one failing activation (the clock module's
+ * afterLoopFreeMs, for the 30 s only), so that the test does not wait 30 s for the timeout it is
+ * about.
  */
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+/** While set, the trigger's Timeout (transport.ts DEFAULT_TIMEOUT_MS, 30 s) lasts this long instead. */
+let shortTimeoutMs: number | undefined;
 jest.mock('../../nodes/shared/clock', () => {
 	const actual = jest.requireActual<typeof import('../../nodes/shared/clock')>('../../nodes/shared/clock');
 	return {
 		...actual,
-		// The trigger's Timeout (transport.ts DEFAULT_TIMEOUT_MS, 30 s) as 300 ms; every other wait as it is.
-		afterLoopFreeMs: (ms: number, fire: () => void) => actual.afterLoopFreeMs(ms === 30_000 ? 300 : ms, fire),
+		// Only the 30 s of a request's Timeout, and only while a test asks; every other wait as it is.
+		afterLoopFreeMs: (ms: number, fire: () => void) => actual.afterLoopFreeMs(ms === 30_000 && shortTimeoutMs !== undefined ? shortTimeoutMs : ms, fire),
 	};
 });
 
@@ -243,6 +246,7 @@ describe('a registration the platform carried out but answered 502, or never ans
 	}
 
 	test.each([
+		['answered 500', { status: 500 } as const, '500'],
 		['answered 502', { status: 502 } as const, '502'],
 		['the connection reset, no answer', 'reset' as const, null],
 		['no answer until the Timeout', 'hang' as const, null],
@@ -252,7 +256,10 @@ describe('a registration the platform carried out but answered 502, or never ans
 		const failed = workflow(webhookId, ['MESSAGE_RECEIVED']);
 		const url = failed.webhookUrl();
 
-		const error = await failureOf(failed.activate());
+		if (answer === 'hang') shortTimeoutMs = 300;
+		const error = await failureOf(failed.activate()).finally(() => {
+			shortTimeoutMs = undefined;
+		});
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe(httpCode);
@@ -293,15 +300,79 @@ describe('a registration the platform carried out but answered 502, or never ans
 		expect(await inboundMessage(url)).toMatchObject({ statuses: [200, 200], executions: 1 });
 	});
 
-	test('a refusal (HTTP 400) is not counted as possibly made: nothing extra kept, the error says nothing about it', async () => {
+	test('a refusal (HTTP 400, or 499) is not counted as possibly made: nothing extra kept; the error starts with the refusal and says nothing more', async () => {
+		for (const status of [400, 499]) {
+			const webhookId = randomUUID();
+			sandbox.addFault({ kind: 'status', status, path: REGISTER, message: REFUSAL });
+			const failed = workflow(webhookId, ['MESSAGE_RECEIVED']);
+			const error = (await failureOf(failed.activate())) as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toContain(REFUSAL);
+			// The refusal first, a space, then what the request path says.
+			expect(error.description?.startsWith(`Registering the webhook for MESSAGE_RECEIVED failed: ${error.message}. POST /integration/webhook/create answered HTTP ${status}.`)).toBe(true);
+			expect(error.description).toBe(error.description?.trim());
+			expect(error.description).not.toContain('may have registered');
+			expect(JSON.stringify(failed.persistedStaticData())).not.toContain('possiblyMade');
+		}
+	});
+
+	test('a failure before anything is sent (the credential\'s Base URL without /v2): not possibly made, its own error unchanged', async () => {
+		const failed = new TriggerInstance({
+			parameters: triggerParameters({ events: ['MESSAGE_RECEIVED'] }),
+			credentials: { baseUrl: sandbox.url, apiToken: DEMO.token },
+			webhookBaseUrl: endpoint.webhookBaseUrl,
+			webhookId: randomUUID(),
+		});
+		const sentBefore = registrationsSent();
+		const error = (await failureOf(failed.activate())) as Error & { description?: string };
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe("The credential's Base URL must be an http(s) address ending in /v2");
+		expect(error.description).toMatch(/^Got "/);
+		expect(registrationsSent()).toBe(sentBefore);
+		expect(JSON.stringify(failed.persistedStaticData())).not.toContain('possiblyMade');
+	});
+});
+
+describe('n8n\'s test URL ("Listen for test event")', () => {
+	test('a delivery to the test URL runs, though its registration is not the production URL\'s current one (n8n takes one delivery per test)', async () => {
 		const webhookId = randomUUID();
-		sandbox.addFault({ kind: 'status', status: 400, path: REGISTER, message: REFUSAL });
-		const failed = workflow(webhookId, ['MESSAGE_RECEIVED']);
-		const error = await failureOf(failed.activate());
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).description).not.toContain('may have registered');
-		const global = failed.persistedStaticData().global as IDataObject | undefined;
-		expect(JSON.stringify(global ?? {})).not.toContain('possiblyMade');
+		const setup = {
+			parameters: triggerParameters({ events: ['MESSAGE_RECEIVED'] }),
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: DEMO.token },
+			webhookBaseUrl: endpoint.webhookBaseUrl,
+			webhookTestBaseUrl: endpoint.webhookTestBaseUrl,
+			webhookId,
+		};
+		const active = new TriggerInstance(setup);
+		await active.activate();
+		// The user listens for a test event: n8n registers the test URL (mode manual), in the same process.
+		const listening = new TriggerInstance({ ...setup, staticData: active.persistedStaticData() });
+		await listening.activate({ isTest: true });
+		const testUrl = listening.webhookUrl(true);
+		expect(webhooksFor(sandbox, testUrl)).toHaveLength(1);
+		endpoint.attach(listening);
+		const executionsBefore = endpoint.executions.length;
+		const deliveries = (
+			await sandbox.simulate.message({ integrationId: WHATSAPP, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'inbound', text: 'test event' })
+		).filter((delivery) => delivery.url === testUrl);
+		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+		const atTestUrl = endpoint.executions.slice(executionsBefore).filter((call) => call.path.startsWith('/webhook-test/'));
+		expect(atTestUrl).toHaveLength(1);
+	});
+});
+
+describe('the registration\'s identity in the item', () => {
+	test('a saved version-2 node\'s full item keeps the headers it gave: the identity header is left out, like the secret', async () => {
+		const instance = workflow(randomUUID(), ['MESSAGE_RECEIVED'], { typeVersion: 2 });
+		await instance.activate();
+		endpoint.attach(instance);
+		const executionsBefore = endpoint.executions.length;
+		expect(await inboundMessage(instance.webhookUrl())).toMatchObject({ statuses: [200], executions: 1 });
+		const headers = endpoint.executions[executionsBefore].items![0].json.headers as IDataObject;
+		expect(headers['x-inbox-registration']).toMatch(/^[0-9a-f]{32}$/);
+		expect(headers['x-inbox-event']).toBe('MESSAGE_RECEIVED');
+		expect(Object.keys(headers)).not.toContain('x-inbox-registration-id');
+		expect(Object.keys(headers)).not.toContain('x-inbox-webhook-secret');
 	});
 });
 

@@ -145,6 +145,22 @@ describe('a new node (version 4, the option on by default)', () => {
 		expect((await observe(1, async () => await resend(first))).executions).toHaveLength(1);
 	});
 
+	test('Options → Window of 1 minute: a redelivery 30 s later runs nothing, 2 minutes later runs again; a Window an expression made 0: the 10 minutes', async () => {
+		await activatedTrigger(fixture, newNode(['MESSAGE_RECEIVED'], { windowMinutes: 1 }));
+		const [first] = (await observe(1, inbound(DEMO.contacts.alice.phoneNumber, 'one minute'))).deliveries;
+		later = 30_000;
+		expect((await observe(1, async () => await resend(first))).executions).toHaveLength(0);
+		later = 120_000;
+		expect((await observe(1, async () => await resend(first))).executions).toHaveLength(1);
+
+		forgetDeliveries();
+		later = 0;
+		await activatedTrigger(fixture, newNode(['MESSAGE_RECEIVED'], { windowMinutes: 0 }));
+		const [other] = (await observe(1, inbound(DEMO.contacts.alice.phoneNumber, 'window 0'))).deliveries;
+		later = 120_000;
+		expect((await observe(1, async () => await resend(other))).executions).toHaveLength(0);
+	});
+
 	test('a retry after a slow answer (n8n answering in 300 ms, the platform retrying after 150 ms): one execution', async () => {
 		await activatedTrigger(fixture, newNode(['MESSAGE_RECEIVED']));
 		fixture.endpoint.answerDelayMs = 300;
