@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookDescription,
@@ -254,6 +255,16 @@ const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
 	return overlap ? { ...option, description: `${option.description}. ${overlap}` } : option;
 });
 
+/** The Events parameter; its text differs from version 4 on (One Execution per Message). */
+const EVENTS_PROPERTY = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	options: TRIGGER_EVENT_OPTIONS,
+	default: [],
+	required: true,
+} satisfies Omit<INodeProperties, 'description'>;
+
 export class ConversationInboxTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Conversation Inbox Trigger',
@@ -313,24 +324,14 @@ export class ConversationInboxTrigger implements INodeType {
 					'The channel integration (connected messaging line) whose events start the workflow',
 			}),
 			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: TRIGGER_EVENT_OPTIONS,
-				default: [],
-				required: true,
+				...EVENTS_PROPERTY,
 				displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
 				description:
 					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
 			},
 			{
 				// The same parameter from version 4 on: only what it says of overlapping events differs.
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: TRIGGER_EVENT_OPTIONS,
-				default: [],
-				required: true,
+				...EVENTS_PROPERTY,
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
 				description:
 					'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',

@@ -144,6 +144,15 @@ const addExtra = (model: Model, kind: Kind): void => {
 	model.extra.set(kind, (model.extra.get(kind) ?? 0) + 1);
 };
 
+/** n8n activates the workflow as it saved it (its static data, the node's name now), and saves it again. */
+async function activateAsSaved(model: Model, real: Real): Promise<void> {
+	const instance = workflow(model, real, model.events);
+	await instance.activate();
+	real.saved = instance.persistedStaticData();
+	real.instance = instance;
+	endpoint.attach(instance);
+}
+
 /**
  * A restart or update: what the platform holds from an unsaved activation is forgotten; what the
  * API accepted there is made again later (one more), what it answered 502 or nothing already
@@ -241,11 +250,7 @@ export class Rename implements fc.AsyncCommand<Model, Real> {
 		real.name = this.name;
 		if (!model.active) return;
 		await real.instance!.deactivate();
-		const instance = workflow(model, real, model.events);
-		await instance.activate();
-		real.saved = instance.persistedStaticData();
-		real.instance = instance;
-		endpoint.attach(instance);
+		await activateAsSaved(model, real);
 		checkRegistrations(model, real);
 	}
 	toString(): string {
@@ -296,14 +301,8 @@ export class Restart implements fc.AsyncCommand<Model, Real> {
 	async run(model: Model, real: Real): Promise<void> {
 		forgetUnsaved(model);
 		real.nodeClass = restartedN8n();
-		if (model.active) {
-			// n8n activates its active workflows at start ('init'), from the saved static data.
-			const instance = workflow(model, real, model.events);
-			await instance.activate();
-			real.saved = instance.persistedStaticData();
-			real.instance = instance;
-			endpoint.attach(instance);
-		}
+		// n8n activates its active workflows at start ('init'), from the saved static data.
+		if (model.active) await activateAsSaved(model, real);
 		checkRegistrations(model, real);
 	}
 	toString(): string {

@@ -29,28 +29,21 @@ jest.mock('../../nodes/shared/clock', () => {
 	};
 });
 
-import { startSandbox } from '../sandbox';
 import type { ScriptedAnswer } from '../sandbox';
 import { N8nWebhookEndpointStandIn, restartedN8n, TriggerInstance } from '../helpers/trigger-harness';
 import type { Sandbox } from './setup';
-import { DEMO, derivedSecretFor, headerOf, releasedTrigger, triggerParameters, webhooksFor, WHATSAPP } from './setup';
+import { DEMO, derivedSecretFor, headerOf, releasedTrigger, sandboxAndEndpoint, triggerParameters, webhooksFor, WHATSAPP } from './setup';
 
 const REGISTER = '/v2/integration/webhook/create';
 /** What the API answers when it refuses a registration (the sandbox's fault, a literal here). */
 const REFUSAL = 'type CONNECTION_STATUS_UPDATE is not enabled for this integration';
 
+const fixture = sandboxAndEndpoint();
 let sandbox: Sandbox;
 let endpoint: N8nWebhookEndpointStandIn;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ token: DEMO.token, minuteMs: 20 });
-	endpoint = await new N8nWebhookEndpointStandIn().start();
-});
-afterAll(async () => {
-	await endpoint.stop();
-	await sandbox.close();
-});
 beforeEach(() => {
+	({ sandbox, endpoint } = fixture);
 	sandbox.clearFaults();
 	sandbox.answerWith = undefined;
 	endpoint.detach();
