@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookDescription,
@@ -18,6 +19,7 @@ import {
 } from '../shared/constants';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
+import { monotonicNow } from '../shared/clock';
 import { wasDone } from '../shared/errors';
 import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
 import type { Headers } from './delivery';
@@ -29,15 +31,18 @@ import {
 	redactSecrets,
 	singleHeader,
 } from './delivery';
-import type { TriggerState } from './registrations';
+import type { Registration, StaticData, TriggerState } from './registrations';
 import {
+	currentRegistration,
 	EVENT_HEADER,
 	fingerprintOf,
 	loadState,
 	mergeRegistrations,
 	missingEvents,
+	newRegistrationId,
 	REGISTERED_METHOD,
 	REGISTRATION_HEADER,
+	REGISTRATION_ID_HEADER,
 	registrationHeaders,
 	saveState,
 	SECRET_HEADER,
@@ -46,8 +51,10 @@ import type { DeliveryNote } from './rejections';
 import { logDelivery } from './rejections';
 import { recordedRegistrations, recordKey, recordRegistration } from './record';
 import { currentSecret, nodeIdentity, secretHash } from './secret';
+import type { TriggerConfig } from './settings';
 import { readConfig } from './settings';
 import { simplifyDelivery } from './simplify';
+import { DEFAULT_WINDOW_MINUTES, deliveryKey, eventsOfMessage, seenBefore, uniqueKey } from './oncePerMessage';
 
 /**
  * Every method the API lets a webhook use. Each one is its own webhook description on the same
@@ -87,25 +94,42 @@ function webhookUrlOf(context: IHookFunctions): string {
 }
 
 /**
+ * True when a registration the API did not accept may exist all the same: anything but the API's
+ * refusal (HTTP 4xx) of a request that was sent. A 5xx or no answer at all (a timeout, a reset)
+ * may come after the platform stored it. Counting a registration that does not exist as possibly
+ * made costs nothing (it is never reused); the reverse would let its deliveries double the next one.
+ */
+function mayExist(failure: Error): boolean {
+	if (!(failure instanceof NodeApiError)) return false;
+	const status = Number(failure.httpCode);
+	return !(status >= 400 && status < 500);
+}
+
+/**
  * Registers one webhook. Any 2xx the API sent counts as registered (DESIGN.md, "Reading the API's
  * answers"), with or without the webhook in it: the platform has it, and registering it again
- * would deliver every event twice. The registration is recorded by the caller.
+ * would deliver every event twice. Returns the failure otherwise; the caller records the
+ * registration either way (as possibly made when it may exist) and throws the failure.
  *
  * A refusal is the request path's own NodeApiError, with its message also at the start of its
  * description: when an activation fails, n8n's editor shows a NodeApiError's description only
  * (WorkflowService.update: `message = error.description`), which without it says what to check
  * but not what the API refused.
  */
-async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<void> {
+async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<Error | undefined> {
 	const failure = await inboxApiRequest
 		.call(context, { method: 'POST', path: '/integration/webhook/create', body })
 		.then(() => undefined, (error: unknown) => error as Error);
-	if (failure === undefined || wasDone(failure)) return;
+	// A 2xx without the webhook in it: done.
+	if (wasDone(failure)) return undefined;
 	if (failure instanceof NodeApiError) {
 		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
-		failure.description = [refusal, failure.description].filter(Boolean).join(' ');
+		const retry = mayExist(failure)
+			? 'The platform may have registered it all the same: activating again registers it anew, and only the new registration starts the workflow (deliveries of this one, if it exists, are acknowledged and ignored).'
+			: undefined;
+		failure.description = [refusal, failure.description, retry].filter(Boolean).join(' ');
 	}
-	throw failure;
+	return failure;
 }
 
 /** The process record's key of this node (record.ts). */
@@ -113,17 +137,26 @@ function recordKeyOf(context: IHookFunctions | IWebhookFunctions): string {
 	return recordKey(context.getWorkflow().id, nodeIdentity(context));
 }
 
+/** The static data the trigger's state lives in (registrations.ts): the workflow's and the node's. */
+function staticDataOf(context: IHookFunctions | IWebhookFunctions): StaticData {
+	return { global: context.getWorkflowStaticData('global'), node: context.getWorkflowStaticData('node') };
+}
+
+/** Every registration the node knows of: static data in every layout, and the process record. */
+function knownState(context: IHookFunctions | IWebhookFunctions): TriggerState {
+	const state = loadState(staticDataOf(context), nodeIdentity(context));
+	mergeRegistrations(state, recordedRegistrations(recordKeyOf(context)));
+	return state;
+}
+
 /**
- * The node's registrations: its static data, with what this process recorded for it and static
- * data does not hold (an activation n8n did not save) written into static data, so n8n saves
- * them with the next activation that succeeds.
+ * The node's registrations for an activation, written back into static data in the current
+ * layout (with what the process record holds and static data does not: an activation n8n did not
+ * save), so that n8n saves them with the next activation that succeeds.
  */
 function knownRegistrations(context: IHookFunctions): TriggerState {
-	const staticData = context.getWorkflowStaticData('node');
-	const state = loadState(staticData);
-	if (mergeRegistrations(state, recordedRegistrations(recordKeyOf(context))) > 0) {
-		saveState(staticData, state);
-	}
+	const state = knownState(context);
+	saveState(staticDataOf(context), nodeIdentity(context), state);
 	return state;
 }
 
@@ -136,6 +169,49 @@ async function registrationSecret(context: IHookFunctions): Promise<string> {
 		});
 	}
 	return secret;
+}
+
+/**
+ * True when a delivery carrying registration identity `id` may run the workflow: it comes from
+ * the node's current registration of its kind (registrations.ts, `currentRegistration`), or the
+ * node knows none for its URL and settings (never deaf: that one may have been made a moment ago
+ * in another process). Test URLs are exempt: n8n lets one delivery through per test and answers
+ * 404 to the rest.
+ */
+function isCurrent(context: IWebhookFunctions, state: TriggerState, fingerprint: string, id: string | undefined): boolean {
+	if (context.getMode() === 'manual') return true;
+	// No URL (none configured) is no registration's.
+	const current = currentRegistration(state, context.getNodeWebhookUrl('default') ?? '', fingerprint);
+	return current === undefined || current.id === id;
+}
+
+/**
+ * One Execution per Message (version 4, oncePerMessage.ts): 'duplicate' when this delivery repeats
+ * one that started the workflow within the window, else the fields the item gets. From version
+ * 4 every item has the key that identifies its message across processes (`messageKey`, for n8n's
+ * Remove Duplicates in queue mode; a delivery nothing can recognise gets a key of its own); with
+ * the option on, it also lists the selected events the message stands for.
+ */
+function oncePerMessage(
+	context: IWebhookFunctions,
+	config: TriggerConfig,
+	event: string,
+	payload: unknown,
+	headers: Headers,
+): IDataObject | 'duplicate' {
+	if (context.getNode().typeVersion < 4) return {};
+	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	// A Window an expression made 0, negative or not a number: the default.
+	const windowMinutes = Number(options.windowMinutes);
+	const key = deliveryKey(event, payload, headers, {
+		integrationId: config.integrationId,
+		messageIdField: String(options.messageIdField ?? ''),
+		windowMinutes: windowMinutes >= 1 ? windowMinutes : DEFAULT_WINDOW_MINUTES,
+	});
+	const messageKey = key?.key ?? uniqueKey();
+	if (context.getNodeParameter('oncePerMessage', true) === false) return { messageKey };
+	if (key !== undefined && seenBefore(recordKeyOf(context), key, monotonicNow())) return 'duplicate';
+	return { events: eventsOfMessage(event, payload, config.events), messageKey };
 }
 
 /**
@@ -179,6 +255,16 @@ const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
 	return overlap ? { ...option, description: `${option.description}. ${overlap}` } : option;
 });
 
+/** The Events parameter; its text differs from version 4 on (One Execution per Message). */
+const EVENTS_PROPERTY = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	options: TRIGGER_EVENT_OPTIONS,
+	default: [],
+	required: true,
+} satisfies Omit<INodeProperties, 'description'>;
+
 export class ConversationInboxTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Conversation Inbox Trigger',
@@ -192,8 +278,9 @@ export class ConversationInboxTrigger implements INodeType {
 		// typeVersion 1 as it did for its Webhook node v1, evaluating that node's options.binaryData
 		// through the expression engine (an isolate per delivery); from 2 on it does not.
 		// 3 adds Simplify, on by default; saved nodes at 1 and 2 keep the full item.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// 4 adds One Execution per Message, on by default; saved nodes at 1 to 3 run once per delivery.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		// "Message Received, Connection Status Update" rather than the wire values.
 		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
 		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
@@ -237,14 +324,17 @@ export class ConversationInboxTrigger implements INodeType {
 					'The channel integration (connected messaging line) whose events start the workflow',
 			}),
 			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: TRIGGER_EVENT_OPTIONS,
-				default: [],
-				required: true,
+				...EVENTS_PROPERTY,
+				displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
 				description:
 					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
+			},
+			{
+				// The same parameter from version 4 on: only what it says of overlapping events differs.
+				...EVENTS_PROPERTY,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
+				description:
+					'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
 			},
 			{
 				// Shown once events are chosen: that is when activating registers webhooks.
@@ -283,12 +373,41 @@ export class ConversationInboxTrigger implements INodeType {
 					'Whether to return one flat item (event, integration, message text, phone number, chat IDs, statuses) instead of the full delivery with its body, headers and query',
 			},
 			{
+				displayName: 'One Execution per Message',
+				name: 'oncePerMessage',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
+				description:
+					'Whether a message that arrives under several selected events, or that the platform delivers again, starts the workflow once within the window (Options → Window). The item then lists the selected events the message counts as. With several webhook processes (queue mode), add n8n\'s Remove Duplicates node on the item\'s messageKey.',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					{
+						displayName: 'Message ID Field',
+						name: 'messageIdField',
+						type: 'string',
+						default: '',
+						placeholder: 'data.message.messageId',
+						displayOptions: { show: { '/oncePerMessage': [true], '@version': [{ _cnd: { gte: 4 } }] } },
+						description:
+							'Where the delivery\'s body holds the message\'s ID, as a dot path. Empty: where payloads usually keep it (in data.message, data or at the top of the body). Without an ID, only exact redeliveries are recognised (the same body with its time, within 30 seconds).',
+					},
+					{
+						displayName: 'Window (Minutes)',
+						name: 'windowMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
+						default: DEFAULT_WINDOW_MINUTES,
+						displayOptions: { show: { '/oncePerMessage': [true], '@version': [{ _cnd: { gte: 4 } }] } },
+						description:
+							'How long after a message started the workflow its other deliveries (other events, redeliveries) start nothing',
+					},
 					{
 						displayName: 'Extra Headers',
 						name: 'extraHeaders',
@@ -360,29 +479,33 @@ export class ConversationInboxTrigger implements INodeType {
 				const url = webhookUrlOf(this);
 				const config = readConfig.call(this);
 				const secret = await registrationSecret(this);
-				const staticData = this.getWorkflowStaticData('node');
 				const state = knownRegistrations(this);
 				const record = recordKeyOf(this);
+				const keep = (registration: Registration): void => {
+					recordRegistration(record, registration);
+					state.registrations.push(registration);
+					saveState(staticDataOf(this), nodeIdentity(this), state);
+				};
 
-				const missing = missingEvents(state, url, config);
-				saveState(staticData, state);
-
-				for (const event of missing) {
+				for (const event of missingEvents(state, url, config)) {
+					const id = newRegistrationId();
 					const body: IDataObject = {
 						integrationId: config.integrationId,
 						url,
 						method: REGISTERED_METHOD,
 						type: event,
-						headers: registrationHeaders(config, secret, event) as unknown as IDataObject[],
+						headers: registrationHeaders(config, secret, event, id) as unknown as IDataObject[],
 						delayMinutes: config.delayMinutes,
 						transferType: config.transferType,
 					};
-					await register(this, body, event);
-					const fingerprint = fingerprintOf(config, event);
-					const registration = { url, event, fingerprint, secretHash: secretHash(secret) };
-					recordRegistration(record, registration);
-					state.registrations.push(registration);
-					saveState(staticData, state);
+					const registration = { url, event, fingerprint: fingerprintOf(config, event), secretHash: secretHash(secret), id };
+					const failure = await register(this, body, event);
+					if (failure === undefined) {
+						keep(registration);
+						continue;
+					}
+					if (mayExist(failure)) keep({ ...registration, possiblyMade: true });
+					throw failure;
 				}
 				return true;
 			},
@@ -404,8 +527,7 @@ export class ConversationInboxTrigger implements INodeType {
 		// The derived secret needs no static data (n8n 2.x saves it after the URL goes live); the
 		// hashes of the registrations' secrets accept those made under an earlier token; a node
 		// first activated under version 1 also accepts the random secret kept there.
-		const state = loadState(this.getWorkflowStaticData('node'));
-		mergeRegistrations(state, recordedRegistrations(recordKeyOf(this)));
+		const state = knownState(this);
 		const provided = headers[SECRET_HEADER];
 		const accepted = [await currentSecret(this), state.legacySecret];
 		const check = checkDeliverySecret(provided, accepted, state.registrations);
@@ -440,6 +562,13 @@ export class ConversationInboxTrigger implements INodeType {
 				event,
 			);
 		}
+		if (!isCurrent(this, state, fingerprintOf(config, event), singleHeader(headers, REGISTRATION_ID_HEADER))) {
+			return ignore(
+				this,
+				'The delivery comes from another registration of this event kind than the current one (made again after n8n lost its record of it)',
+				event,
+			);
+		}
 		const payloadIntegration = payloadField(payload.payload, 'integrationId');
 		if (
 			payloadIntegration !== undefined &&
@@ -447,6 +576,11 @@ export class ConversationInboxTrigger implements INodeType {
 			payloadIntegration !== config.integrationId
 		) {
 			return ignore(this, 'The delivery is for another integration', event);
+		}
+
+		const once = oncePerMessage(this, config, event, payload.payload, headers);
+		if (once === 'duplicate') {
+			return ignore(this, 'The same message (or delivery) started the workflow within the window (One Execution per Message)', event);
 		}
 
 		// Simplify exists from version 3 on; 1 and 2 keep the full item they always gave.
@@ -461,6 +595,7 @@ export class ConversationInboxTrigger implements INodeType {
 					headers: publicHeaders(headers),
 					query,
 				};
+		Object.assign(item, once);
 		return {
 			workflowData: [[{ json: redactSecrets(item, [...accepted, provided as string]) }]],
 			webhookResponse: ACKNOWLEDGEMENT,

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { redactSecrets } from '../shared/errors';
 import type { Registration } from './registrations';
-import { SECRET_HEADER } from './registrations';
+import { REGISTRATION_ID_HEADER, SECRET_HEADER } from './registrations';
 import { SECRET_TAG_LENGTH, secretHash } from './secret';
 
 // Written once, in shared/errors.ts (the action node redacts its answers with it too).
@@ -104,11 +104,16 @@ export function singleHeader(headers: Headers, name: string): string | undefined
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** Request headers without the secret header (names are lower-case in Node). */
+/**
+ * Request headers without the secret header, and without the registration's identity (the
+ * trigger's bookkeeping, issue 42: the item of a saved version-1 or 2 node stays what it was).
+ * Names are lower-case in Node.
+ */
 export function publicHeaders(headers: Headers): IDataObject {
 	const copy: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
-		if (name.toLowerCase() === SECRET_HEADER) continue;
+		const lower = name.toLowerCase();
+		if (lower === SECRET_HEADER || lower === REGISTRATION_ID_HEADER) continue;
 		if (value !== undefined) copy[name] = value;
 	}
 	return copy;

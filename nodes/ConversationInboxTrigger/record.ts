@@ -12,13 +12,15 @@
  * n8n saves when that activation succeeds).
  *
  * Keyed by workflow ID and node identity (its webhook ID); each entry holds the URL, fingerprint,
- * event and the hash of the secret, never the secret. Bounded: at most MAX_RECORDED registrations;
- * above that the nodes written least recently are forgotten first.
+ * event, identity and the hash of the secret, never the secret, and whether the API answered it
+ * (a registration answered 5xx or not at all is kept as possibly made). Bounded: at most
+ * MAX_RECORDED registrations; above that the nodes written least recently are forgotten first.
  *
  * What it cannot cover: it lives in one process. A restart or an update of the package (n8n loads
  * the module again) between a failed activation and the next one forgets it, and so does an
- * activation that runs in another main process (multi-main). Those are the cases in which a
- * registration accepted during a failed activation is registered again.
+ * activation that runs in another main process (multi-main). A registration accepted during the
+ * failed activation is then made a second time; the first one's deliveries run nothing all the
+ * same, as they come from a registration that is not the node's current one (registrations.ts).
  */
 import type { Registration } from './registrations';
 import { registrationKey } from './registrations';

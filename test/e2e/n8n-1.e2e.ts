@@ -7,6 +7,20 @@ import { compat010Suite } from './suites/compat-0.1.0';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
-import { triggerSuite } from './suites/trigger';
+import { oncePerMessageSuites, triggerSuite } from './suites/trigger';
 
-describeN8n('1', [packageSuite, resourcesSuite, compat010Suite, examplesSuite, triggerSuite, browserSuite, browserTriggerSuite]);
+// One Execution per Message (issue 45): its first part before the other suites, its last before the
+// trigger suite, which restarts this n8n once at its end (issue 42: what a restart does to the
+// trigger's state; a restart also forgets the memory of One Execution per Message).
+const oncePerMessage = oncePerMessageSuites();
+describeN8n('1', [
+	oncePerMessage.first,
+	packageSuite,
+	resourcesSuite,
+	compat010Suite,
+	examplesSuite,
+	oncePerMessage.last,
+	(ctx) => triggerSuite(ctx, { restart: true }),
+	browserSuite,
+	browserTriggerSuite,
+]);

@@ -8,14 +8,19 @@ import { compat010Suite } from './suites/compat-0.1.0';
 import { examplesSuite } from './suites/examples';
 import { packageSuite } from './suites/package';
 import { resourcesSuite } from './suites/resources';
-import { triggerSuite } from './suites/trigger';
+import { oncePerMessageSuites, triggerSuite } from './suites/trigger';
+
+// One Execution per Message (issue 45): its first part before the other suites, its last after the trigger suite.
+const oncePerMessage = oncePerMessageSuites();
 
 describeN8n('2', [
+	oncePerMessage.first,
 	packageSuite,
 	resourcesSuite,
 	compat010Suite,
 	examplesSuite,
 	triggerSuite,
+	oncePerMessage.last,
 	aiToolsSuite,
 	browserSuite,
 	browserTriggerSuite,

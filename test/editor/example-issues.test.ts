@@ -36,12 +36,13 @@ describe('what the check objects to', () => {
 		]);
 	});
 
-	test('a trigger below its latest typeVersion (3, with Simplify)', () => {
+	test('a trigger below its latest typeVersion (4, with Simplify and One Execution per Message)', () => {
 		const workflow = load('trigger-to-reply');
 		nodeOf(workflow, 'On a received message').typeVersion = 2;
 		expect(workflowIssues(workflow)).toEqual([
-			'node "On a received message": typeVersion 2: the latest is 3 (an example shows what a node added today gives)',
+			'node "On a received message": typeVersion 2: the latest is 4 (an example shows what a node added today gives)',
 			'node "On a received message": simplify: no such field on this resource/operation at typeVersion 2',
+			'node "On a received message": oncePerMessage: no such field on this resource/operation at typeVersion 2',
 		]);
 	});
 

@@ -10,7 +10,8 @@
  *   it answered false (WebhookService.createWebhookIfNotExists), `delete` on deactivation. n8n
  *   saves the workflow's static data afterwards; `persistedStaticData()` is that saved JSON, and a
  *   new `TriggerInstance` built from it is the workflow as n8n loads it again.
- * - `N8nWebhookEndpointStandIn` stands in for n8n's webhook HTTP endpoint (`/webhook/...`): a
+ * - `N8nWebhookEndpointStandIn` stands in for n8n's webhook HTTP endpoints (`/webhook/...`, and
+ *   `/webhook-test/...` in mode manual as n8n's test webhooks): a
  *   node:http server that parses the body the way n8n's body parser does, hangs `body`, `rawBody`,
  *   `query` and `params` on the real IncomingMessage, builds the WebhookContext with it as
  *   `additionalData.httpRequest` (and the real ServerResponse as `httpResponse`), calls the node's
@@ -74,6 +75,11 @@ export interface TriggerSetup {
 	typeVersion?: number;
 	/** the node's class as one n8n process loaded it (default: this test file's; see `restartedN8n`) */
 	nodeClass?: typeof ConversationInboxTrigger;
+	/**
+	 * the node's name when the user renamed it (n8n-workflow's `Workflow.renameNode`, as the editor
+	 * renames; it leaves static data as it is: n8n keys a node's part by the name it had)
+	 */
+	nodeName?: string;
 }
 
 /**
@@ -115,7 +121,10 @@ export class TriggerInstance {
 			webhookId: setup.webhookId === null ? undefined : (setup.webhookId ?? TEST_WEBHOOK_ID),
 		});
 		this.workflow = fixture.workflow;
-		this.node = fixture.node;
+		if (setup.nodeName !== undefined && setup.nodeName !== fixture.node.name) {
+			this.workflow.renameNode(fixture.node.name, setup.nodeName);
+		}
+		this.node = this.workflow.getNode(setup.nodeName ?? fixture.node.name) as INode;
 	}
 
 	additionalData(overrides: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
@@ -211,18 +220,20 @@ export class TriggerInstance {
 		return url;
 	}
 
+	/** The context of one request; `isTest`: n8n's test URL ("Listen for test event"), mode manual. */
 	webhookContext(
 		request: IncomingMessage,
 		response: ServerResponse,
 		method: IHttpRequestMethods,
+		isTest = false,
 	): WebhookContext {
-		const webhookData = this.webhooks().find((entry) => entry.httpMethod === method);
+		const webhookData = this.webhooks(isTest).find((entry) => entry.httpMethod === method);
 		if (!webhookData) throw new Error(`no webhook for ${method}`);
 		const additionalData = this.additionalData({
 			httpRequest: request as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: response as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 		});
-		return new WebhookContext(this.workflow, this.node, additionalData, 'webhook', webhookData, [], null);
+		return new WebhookContext(this.workflow, this.node, additionalData, isTest ? 'manual' : 'webhook', webhookData, [], null);
 	}
 }
 
@@ -284,6 +295,11 @@ export class N8nWebhookEndpointStandIn {
 	readonly calls: EndpointCall[] = [];
 	/** what the node logged through `this.logger`, in order */
 	readonly logs: LogCall[] = [];
+	/**
+	 * How long n8n takes to answer once the node has decided (n8n under load: a busy main, queue
+	 * mode): the answer is written this much later. The node's work is done by then.
+	 */
+	answerDelayMs = 0;
 	private server?: Server;
 	private instance?: TriggerInstance;
 	private waiters: Array<() => void> = [];
@@ -313,6 +329,11 @@ export class N8nWebhookEndpointStandIn {
 	/** n8n's webhook base URL as this endpoint serves it. */
 	get webhookBaseUrl(): string {
 		return `${this.origin}/webhook`;
+	}
+
+	/** n8n's test-webhook base URL as this endpoint serves it (mode manual, as n8n's TestWebhooks). */
+	get webhookTestBaseUrl(): string {
+		return `${this.origin}/webhook-test`;
 	}
 
 	attach(instance: TriggerInstance): void {
@@ -377,11 +398,12 @@ export class N8nWebhookEndpointStandIn {
 		const method = (request.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		const call = { method, path: url.pathname };
 		const instance = this.instance;
-		const routePath = url.pathname.replace(/^\/webhook\//, '').replace(/\/+$/, '');
+		const isTest = url.pathname.startsWith('/webhook-test/');
+		const routePath = url.pathname.replace(/^\/webhook(-test)?\//, '').replace(/\/+$/, '');
 		const webhook = instance
-			?.webhooks()
+			?.webhooks(isTest)
 			.find((entry) => entry.httpMethod === method && entry.path === routePath);
-		if (!instance || !url.pathname.startsWith('/webhook/') || !webhook) {
+		if (!instance || !/^\/webhook(-test)?\//.test(url.pathname) || !webhook) {
 			this.send(response, call, 404, { code: 404, message: 'The requested webhook is not registered.' });
 			return;
 		}
@@ -431,7 +453,7 @@ export class N8nWebhookEndpointStandIn {
 
 		let result: IWebhookResponseData;
 		try {
-			const context = instance.webhookContext(request, response, method);
+			const context = instance.webhookContext(request, response, method, isTest);
 			// n8n's logger from another context of the node: reading `context.logger` would pin it.
 			const n8nLogger = instance.hookContext(instance.webhooks()[0]).logger;
 			recordingLogger(context, n8nLogger, this.logs);
@@ -443,6 +465,7 @@ export class N8nWebhookEndpointStandIn {
 			});
 			return;
 		}
+		if (this.answerDelayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, this.answerDelayMs));
 		if (result.noWebhookResponse === true) {
 			// The node answered itself (401, 400, 413): record what it sent.
 			this.record({ ...call, statusCode: response.statusCode, responseText: nodeResponseText });

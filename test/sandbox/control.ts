@@ -11,7 +11,7 @@ import type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
 import type { SandboxState } from './state';
 import { Fields, isPlainObject } from './validation';
 import { webhookView } from './views';
-import type { Delivery } from './webhooks';
+import type { Delivery, DeliverySwitches } from './webhooks';
 
 /** Control endpoints (no auth, not recorded): how tests and demos drive the sandbox over HTTP. */
 export const CONTROL_ENDPOINTS = [
@@ -34,6 +34,8 @@ export const CONTROL_ENDPOINTS = [
 	'GET    /_sandbox/webhooks',
 	'GET    /_sandbox/deliveries',
 	'DELETE /_sandbox/deliveries',
+	'POST   /_sandbox/delivery-switches            redeliver and reshape (test/sandbox/webhooks.ts): {duplicate?: {afterMs}, retrySlow?: {slowerThanMs}, kindsApartMs?, messageIdField?, timestamp?}; {} = once',
+	'GET    /_sandbox/delivery-switches',
 	'POST   /_sandbox/simulate/message             {integrationId, phoneNumber, direction, text, transferType?, firstMessage?, name?}',
 	'POST   /_sandbox/simulate/message-in-service  {chatInternalId, text, direction?, transferType?}',
 	'POST   /_sandbox/simulate/connection          {integrationId, status}',
@@ -48,6 +50,8 @@ export interface ControlTarget {
 	readonly requests: RecordedRequest[];
 	readonly deliveries: Delivery[];
 	readonly simulate: Simulator;
+	setDeliverySwitches(switches: DeliverySwitches): void;
+	readonly deliverySwitches: DeliverySwitches;
 	reset(seed?: SeedOptions): void;
 	clearRequests(): void;
 	clearDeliveries(): void;
@@ -144,6 +148,11 @@ async function dispatch(target: ControlTarget, route: string, body: unknown): Pr
 		case 'DELETE /deliveries':
 			target.clearDeliveries();
 			return {};
+		case 'POST /delivery-switches':
+			target.setDeliverySwitches((body ?? {}) as DeliverySwitches);
+			return { switches: target.deliverySwitches };
+		case 'GET /delivery-switches':
+			return { switches: target.deliverySwitches };
 		// The simulator checks its input itself (400/404 naming the field).
 		case 'POST /simulate/message':
 			return { deliveries: await target.simulate.message(objectBody(body) as unknown as SimulatedMessage) };

@@ -2,6 +2,7 @@
 export { startSandbox } from './server';
 export type {
 	Delivery,
+	DeliverySwitches,
 	Fault,
 	FaultKind,
 	Hold,

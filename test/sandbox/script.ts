@@ -15,8 +15,9 @@ import { sendJson } from './http';
  *   changes); when the handler accepted it (2xx), the client gets `answer` instead of the handler's
  *   answer; when the handler refused it (401, 409, 429 …), that refusal is sent as it is.
  * - `answer`: 'handler' (the handler's own answer), 'reset' (the connection is destroyed, no
- *   answer), or a status with a body form and a raw `Retry-After` header value (sent as given:
- *   '0.5', '-1', 'soon', an HTTP date).
+ *   answer), 'hang' (no answer at all: the connection stays open until the client gives up or the
+ *   sandbox closes; a client's timeout), or a status with a body form and a raw `Retry-After`
+ *   header value (sent as given: '0.5', '-1', 'soon', an HTTP date).
  * - `latencyMs`: a wait before anything happens (after holds and the sandbox's latency).
  */
 export type ScriptedBody =
@@ -41,7 +42,7 @@ export interface ScriptedStatus {
 
 export interface ScriptedAnswer {
 	carriedOut?: boolean;
-	answer: 'handler' | 'reset' | ScriptedStatus;
+	answer: 'handler' | 'reset' | 'hang' | ScriptedStatus;
 	latencyMs?: number;
 }
 

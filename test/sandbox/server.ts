@@ -23,7 +23,7 @@ import { Timers } from './timers';
 import { Fields, isPlainObject, queryFields, type Source } from './validation';
 import { parseVariants, readRequest, type Variants } from './variants';
 import { writeAnswer } from './shapes';
-import { WebhookDispatcher, type Delivery } from './webhooks';
+import { parseDeliverySwitches, WebhookDispatcher, type Delivery, type DeliverySwitches } from './webhooks';
 
 export type { SeedOptions } from './seed';
 export type { Fault, FaultKind } from './faults';
@@ -32,6 +32,7 @@ export type { Delivery } from './webhooks';
 export type { InServiceMessage, SimulatedMessage, Simulator } from './simulate';
 export type { SandboxState } from './state';
 export type { Variants } from './variants';
+export type { DeliverySwitches } from './webhooks';
 export type { RateLimit } from './rateLimit';
 
 export interface SandboxOptions {
@@ -130,6 +131,9 @@ export interface Sandbox {
 	readonly state: SandboxState;
 	/** webhook deliveries attempted, in completion order */
 	deliveries: Delivery[];
+	/** How the platform delivers beyond once per registration (webhooks.ts); `{}` = once. Cleared by reset(). */
+	setDeliverySwitches(switches: DeliverySwitches): void;
+	readonly deliverySwitches: DeliverySwitches;
 	simulate: Simulator;
 	/** Resolves once at least `count` deliveries are recorded (default timeout 5000 ms). */
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<Delivery[]>;
@@ -308,6 +312,14 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.notifyWatchers();
 	}
 
+	setDeliverySwitches(switches: DeliverySwitches): void {
+		this.dispatcher.switches = parseDeliverySwitches(switches);
+	}
+
+	get deliverySwitches(): DeliverySwitches {
+		return this.dispatcher.switches;
+	}
+
 	setVariants(variants: Variants): void {
 		this.variants = parseVariants(variants);
 	}
@@ -333,6 +345,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.rateLimit.set(this.options.rateLimit);
 		this.beforeHandle = undefined;
 		this.answerWith = undefined;
+		this.dispatcher.switches = {};
 	}
 
 	waitForDeliveries(count: number, timeoutMs = 5000): Promise<Delivery[]> {
@@ -396,6 +409,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 			}
 			// A script's answer to a request it let the handler carry out (script.ts).
 			if (scripted?.carriedOut && record.carriedOut && scripted.answer !== 'handler') {
+				// 'hang': nothing is written (watchers see it carried out); answered when the connection closes.
+				if (scripted.answer === 'hang') return this.notifyWatchers();
 				record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
 				if (scripted.answer === 'reset') resetConnection(req);
 				else writeScripted(res, scripted.answer, body);
@@ -430,6 +445,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (scripted?.latencyMs) await this.requestTimers.sleep(scripted.latencyMs);
 		if (this.closed) return;
 		if (scripted && !scripted.carriedOut && scripted.answer !== 'handler') {
+			if (scripted.answer === 'hang') return;
 			record.status = scripted.answer === 'reset' ? 0 : scripted.answer.status;
 			if (scripted.answer === 'reset') resetConnection(req);
 			else writeScripted(res, scripted.answer);

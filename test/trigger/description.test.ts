@@ -23,13 +23,13 @@ function property(name: string): INodeProperties {
 }
 
 describe('description', () => {
-	test('identity: name, display name, trigger group, versions 1 to 3 (new nodes get 3), no usableAsTool, shared icons, credential', () => {
+	test('identity: name, display name, trigger group, versions 1 to 4 (new nodes get 4), no usableAsTool, shared icons, credential', () => {
 		expect(description).toMatchObject({
 			name: 'conversationInboxTrigger',
 			displayName: 'Conversation Inbox Trigger',
 			group: ['trigger'],
-			version: [1, 2, 3],
-			defaultVersion: 3,
+			version: [1, 2, 3, 4],
+			defaultVersion: 4,
 			inputs: [],
 			defaults: { name: 'Conversation Inbox Trigger' },
 			icon: {
@@ -84,13 +84,15 @@ describe('description', () => {
 		expect(property('transferType').description).toBeTruthy();
 		expect(property('delayMinutes')).toMatchObject({ type: 'number', default: 0, typeOptions: { minValue: 0 } });
 		const options = property('options');
-		expect(options.options?.map((option) => (option as INodeProperties).name)).toEqual(['extraHeaders']);
+		// Message ID Field and Window belong to version 4's One Execution per Message (once-per-message.test.ts).
+		expect(options.options?.map((option) => (option as INodeProperties).name)).toEqual(['messageIdField', 'windowMinutes', 'extraHeaders']);
 
 		const notice = description.properties.find((entry) => entry.type === 'notice');
 		expect(notice?.displayName).toMatch(/cannot delete webhooks/);
 		// After the events, not first on the node.
 		const names = description.properties.map((entry) => entry.name);
-		expect(names.indexOf('apiCannotDeleteNotice')).toBe(names.indexOf('events') + 1);
+		// (Events is two properties of one name: its text up to version 3, and from version 4.)
+		expect(names.indexOf('apiCannotDeleteNotice')).toBe(names.lastIndexOf('events') + 1);
 		expect(notice?.displayName).toMatch(/reuses them/);
 		// One or two sentences.
 		expect((notice?.displayName.match(/[.!?](\s|$)/g) ?? []).length).toBeLessThanOrEqual(2);
@@ -113,6 +115,12 @@ describe('description', () => {
 		expect(descriptionOf('FIRST_MESSAGE_RECEIVED')).toMatch(/Overlaps Message Received: a first message starts both/);
 		expect(descriptionOf('MESSAGE_SENT_AND_RECEIVED')).toMatch(/Overlaps Message Sent and Message Received/);
 		expect(property('events').description).toMatch(/one execution for each/);
+		// From version 4 on, the text says what One Execution per Message does to them.
+		const fromVersion4 = description.properties.filter((entry) => entry.name === 'events').at(-1)!;
+		expect(fromVersion4.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 4 } }]);
+		expect(fromVersion4.description).toBe(
+			'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
+		);
 	});
 
 	test('Simplify: a boolean, on by default, shown from typeVersion 3 only (saved nodes at 1 and 2 keep the full item)', () => {

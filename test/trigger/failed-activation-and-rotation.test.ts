@@ -171,10 +171,13 @@ describe('the API token rotated', () => {
 		const rotated = workflow(webhookId, ['MESSAGE_RECEIVED'], { token: ROTATED, saved, restarted: true });
 		endpoint.attach(rotated);
 		const oldSecret = derivedSecretFor(webhookId);
+		// The registration's headers, as the platform sends them with each delivery.
+		const [registration] = webhooksFor(sandbox, url);
+		const identity = { 'x-inbox-registration-id': headerOf(registration, 'x-inbox-registration-id')! };
 		const executionsBefore = endpoint.executions.length;
 		const response = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': oldSecret },
+			headers: { 'content-type': 'application/json', 'x-inbox-event': 'MESSAGE_RECEIVED', 'x-inbox-webhook-secret': oldSecret, ...identity },
 			body: JSON.stringify({ event: 'MESSAGE_RECEIVED', echo: `secret=${oldSecret}` }),
 		});
 		expect(response.status).toBe(200);
@@ -186,8 +189,10 @@ describe('the API token rotated', () => {
 	test('a registration saved by an earlier build with only its 16-hex secretTag: after the rotation its deliveries still run, a forged one is refused', async () => {
 		const { webhookId, url, saved } = await activeUnderFirstToken();
 		const oldSecret = derivedSecretFor(webhookId);
-		// The layout of the builds between 0.1.0 and issue 35: the first 16 hex characters of the hash.
+		// The layout of the builds between 0.1.0 and issue 35: the node's part only, the first 16 hex
+		// characters of the hash, and no identity (nor does the registration carry one).
 		const tagged = JSON.parse(JSON.stringify(saved)) as Record<string, { registrations: IDataObject[] }>;
+		delete tagged.global;
 		for (const node of Object.values(tagged)) {
 			node.registrations = node.registrations.map(({ url: at, event, fingerprint }) => ({
 				url: at,
@@ -195,6 +200,9 @@ describe('the API token rotated', () => {
 				fingerprint,
 				secretTag: secretHashOf(oldSecret).slice(0, 16),
 			}));
+		}
+		for (const registration of webhooksFor(sandbox, url)) {
+			registration.headers = registration.headers.filter((header) => header.key !== 'x-inbox-registration-id');
 		}
 		const rotated = workflow(webhookId, ['MESSAGE_RECEIVED'], { token: ROTATED, saved: tagged, restarted: true });
 		expect(await rotated.runHook('checkExists')).toBe(true);

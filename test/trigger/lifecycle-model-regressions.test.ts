@@ -1,10 +1,13 @@
 /**
- * The counterexamples lifecycle-model.test.ts shrank to, each a plain test (issue 35). Each was
- * found with one fix removed: the process record (1, 5), the hash check on delivery (2), the
+ * The counterexamples lifecycle-model.test.ts shrank to, each a plain test (issues 35 and 42). Each
+ * was found with one fix removed: the process record (1, 5), the hash check on delivery (2), the
  * constant-time hash comparison refusing other secrets (3), the reuse of registrations made under
- * an earlier token (4). The commands and invariants are the model's (lifecycle-model.ts).
+ * an earlier token (4); issue 42: the check that a delivery comes from the current registration
+ * of its kind (6), the registrations kept under the webhook ID in the workflow's global static
+ * data (7), a registration answered 502 kept as possibly made, never reused (8) and kept at all
+ * (9). The commands and invariants are the model's (lifecycle-model.ts).
  */
-import { Activate, Deliver, Forge, lifecycleWorld, Restart, RotateToken, runLifecycle } from './lifecycle-model';
+import { Activate, Deliver, Forge, lifecycleWorld, Rename, Restart, RotateToken, runLifecycle } from './lifecycle-model';
 
 lifecycleWorld();
 
@@ -32,5 +35,38 @@ test('5: an activation refused part-way, the same activation again, restart n8n:
 		new Activate(['MESSAGE_SENT', 'MESSAGE_RECEIVED'], 'MESSAGE_RECEIVED'),
 		new Activate(['MESSAGE_SENT', 'MESSAGE_RECEIVED'], undefined),
 		new Restart('restart'),
+	]);
+});
+
+test('6: a registration the API made but answered 502, then the activation again: registered anew, and an event runs the workflow once, not once per registration', async () => {
+	await runLifecycle('saved-on-success', [
+		new Activate(['MESSAGE_RECEIVED'], undefined, { kind: 'MESSAGE_RECEIVED', answer: 502, carriedOut: true }),
+		new Activate(['MESSAGE_RECEIVED'], undefined),
+		new Deliver('MESSAGE_RECEIVED'),
+	]);
+});
+
+test('7: a failed activation saved anyway (2.41.1\'s publication service), the node renamed, n8n restarted, activated again: nothing registered twice', async () => {
+	await runLifecycle('saved-always', [
+		new Activate(['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE'], undefined, { kind: 'CONNECTION_STATUS_UPDATE', answer: 502, carriedOut: false }),
+		new Rename('Inbox events'),
+		new Restart('restart'),
+		new Activate(['MESSAGE_RECEIVED'], undefined),
+	]);
+});
+
+test('8: a registration answered 502 that the API did not make, then the activation again: asked for again (reusing it would be a deaf trigger)', async () => {
+	await runLifecycle('saved-on-success', [
+		new Activate(['MESSAGE_RECEIVED'], undefined, { kind: 'MESSAGE_RECEIVED', answer: 502, carriedOut: false }),
+		new Activate(['MESSAGE_RECEIVED'], 'MESSAGE_RECEIVED'),
+	]);
+});
+
+test('9: a registration the API made but answered 502, the token rotated, another event activated: that registration\'s deliveries are still recognised (answered 200, run nothing)', async () => {
+	await runLifecycle('saved-on-success', [
+		new Activate(['CONNECTION_STATUS_UPDATE', 'MESSAGE_SENT', 'MESSAGE_RECEIVED'], undefined, { kind: 'MESSAGE_SENT', answer: 502, carriedOut: true }),
+		new RotateToken(),
+		new Activate(['MESSAGE_RECEIVED'], undefined),
+		new Deliver('MESSAGE_SENT'),
 	]);
 });

@@ -28,6 +28,10 @@ export const EVENT_SETS: Kind[][] = [
 	['CONNECTION_STATUS_UPDATE', 'MESSAGE_SENT', 'MESSAGE_RECEIVED'],
 ];
 export type Rule = 'saved-on-success' | 'saved-always';
+/** How the API answers a registration it carried out, when not 2xx: 502, or nothing (a reset). */
+export type Unanswered = 502 | 'reset';
+/** The names the user gives the node (n8n keys a node's static data by its name). */
+export const NAMES = ['Conversation Inbox Trigger', 'Inbox events', 'Renamed trigger'];
 
 /** What the model knows (never read from the node under test). */
 export interface Model {
@@ -35,10 +39,26 @@ export interface Model {
 	active: boolean;
 	events: Kind[];
 	token: number;
-	/** kinds the API accepted in an activation whose static data n8n did not save */
-	unsaved: Set<Kind>;
-	/** per kind, how many restarts or updates came while `unsaved` held it (the uncovered case) */
-	uncovered: Map<Kind, number>;
+	/** the node's name now */
+	name: string;
+	/**
+	 * registrations the platform holds from an activation whose static data n8n did not save (the
+	 * node's process record alone knows them): the sandbox's ID, kind, the token they were made
+	 * under, and whether the API answered it 502 or nothing (counted in `extra` already)
+	 */
+	unsaved: Array<{ id: string; kind: Kind; token: number; unanswered: boolean }>;
+	/**
+	 * registrations whose record a restart or update took (sandbox ID → token index): their
+	 * deliveries carry the secret of that token, which the node can no longer know once the token
+	 * changed; they may be refused (401), and never run the workflow
+	 */
+	lost: Map<string, number>;
+	/**
+	 * per kind, registrations beyond the first that the platform holds for the node's URL: one per
+	 * restart or update while `unsaved` held the kind (its record lost), one per registration
+	 * carried out but answered 5xx or not at all. Each may exist; none may run the workflow.
+	 */
+	extra: Map<Kind, number>;
 }
 
 /** n8n and the platform, as the harness plays them. */
@@ -50,6 +70,8 @@ export interface Real {
 	saved: IDataObject | undefined;
 	/** the workflow as the active n8n holds it */
 	instance?: TriggerInstance;
+	/** the node's name in the workflow n8n holds */
+	name: string;
 }
 
 let sandbox: Sandbox;
@@ -77,8 +99,9 @@ export async function runLifecycle(rule: Rule, commands: Iterable<fc.AsyncComman
 		url: `${endpoint.webhookBaseUrl}/${webhookId}/webhook`,
 		nodeClass: restartedN8n(),
 		saved: undefined,
+		name: NAMES[0],
 	};
-	const model: Model = { rule, active: false, events: [], token: 0, unsaved: new Set(), uncovered: new Map() };
+	const model: Model = { rule, active: false, events: [], token: 0, name: NAMES[0], unsaved: [], lost: new Map(), extra: new Map() };
 	await fc.asyncModelRun(() => ({ model, real }), commands);
 }
 
@@ -90,34 +113,65 @@ function workflow(model: Model, real: Real, events: Kind[]): TriggerInstance {
 		webhookId: real.webhookId,
 		staticData: real.saved,
 		nodeClass: real.nodeClass,
+		nodeName: real.name,
 	});
+}
+
+function registered(real: Real) {
+	return webhooksFor(sandbox, real.url);
 }
 
 function registeredKinds(real: Real): Kind[] {
 	return webhooksFor(sandbox, real.url).map((webhook) => webhook.type as Kind);
 }
 
-/** Invariant 1: one registration per kind, except the uncovered case the model counted. */
+/**
+ * Invariant 1: one registration per kind, and one more for each one whose record n8n or the API
+ * lost (the model counts them): nothing registered again that the node could have known.
+ */
 function checkRegistrations(model: Model, real: Real): void {
 	const kinds = registeredKinds(real);
 	for (const kind of KINDS) {
 		const count = kinds.filter((registered) => registered === kind).length;
-		const allowed = 1 + (model.uncovered.get(kind) ?? 0);
+		const allowed = 1 + (model.extra.get(kind) ?? 0);
 		if (count > allowed) {
-			throw new Error(`${kind} registered ${count} times (allowed ${allowed}: ${model.uncovered.get(kind) ?? 0} uncovered restart(s))`);
+			throw new Error(`${kind} registered ${count} times (allowed ${allowed}: ${model.extra.get(kind) ?? 0} whose record was lost)`);
 		}
 	}
 }
 
-function uncoveredRestart(model: Model): void {
-	for (const kind of model.unsaved) model.uncovered.set(kind, (model.uncovered.get(kind) ?? 0) + 1);
-	model.unsaved.clear();
+const addExtra = (model: Model, kind: Kind): void => {
+	model.extra.set(kind, (model.extra.get(kind) ?? 0) + 1);
+};
+
+/** n8n activates the workflow as it saved it (its static data, the node's name now), and saves it again. */
+async function activateAsSaved(model: Model, real: Real): Promise<void> {
+	const instance = workflow(model, real, model.events);
+	await instance.activate();
+	real.saved = instance.persistedStaticData();
+	real.instance = instance;
+	endpoint.attach(instance);
+}
+
+/**
+ * A restart or update: what the platform holds from an unsaved activation is forgotten; what the
+ * API accepted there is made again later (one more), what it answered 502 or nothing already
+ * counted.
+ */
+function forgetUnsaved(model: Model): void {
+	for (const { id, kind, token, unanswered } of model.unsaved) {
+		if (!unanswered) addExtra(model, kind);
+		model.lost.set(id, token);
+	}
+	model.unsaved = [];
 }
 
 export class Activate implements fc.AsyncCommand<Model, Real> {
 	constructor(
 		readonly events: Kind[],
 		readonly refused: Kind | undefined,
+		/** the first registration of this kind is answered 502 or not at all, carried out or not */
+		readonly unanswered?: { kind: Kind; answer: Unanswered; carriedOut: boolean },
 	) {}
 	check(model: Readonly<Model>): boolean {
 		return !model.active;
@@ -126,14 +180,28 @@ export class Activate implements fc.AsyncCommand<Model, Real> {
 		if (this.refused) {
 			sandbox.addFault({ kind: 'status', status: 400, path: REGISTER, match: this.refused, times: Infinity, message: REFUSAL });
 		}
+		let unanswered: Kind | undefined;
+		const { kind: lost, answer, carriedOut } = this.unanswered ?? {};
+		// A kind the API refuses is not carried out (the fault wins over the script).
+		if (lost !== undefined && answer !== undefined && lost !== this.refused) {
+			sandbox.answerWith = (request) => {
+				if (unanswered !== undefined || request.path !== REGISTER || (request.body as { type?: unknown }).type !== lost) return undefined;
+				unanswered = lost;
+				return { carriedOut, answer: answer === 'reset' ? 'reset' : { status: answer } };
+			};
+		}
 		const before = registeredKinds(real);
+		const known = new Set(registered(real).map((webhook) => webhook.id));
 		const instance = workflow(model, real, this.events);
 		const outcome = await instance.activate().then(
 			() => undefined,
 			(error: unknown) => error,
 		);
 		sandbox.clearFaults();
-		const accepted = registeredKinds(real).slice(before.length);
+		sandbox.answerWith = undefined;
+		const made = registered(real).filter((webhook) => !known.has(webhook.id));
+		// The platform holds it, the node was told nothing it can trust: one that may double.
+		if (unanswered !== undefined && carriedOut === true) addExtra(model, unanswered);
 		if (outcome === undefined) {
 			if (this.refused && this.events.includes(this.refused) && !before.includes(this.refused)) {
 				throw new Error(`the refused ${this.refused} was never asked for, yet it was not registered before`);
@@ -143,18 +211,50 @@ export class Activate implements fc.AsyncCommand<Model, Real> {
 			endpoint.attach(instance);
 			model.active = true;
 			model.events = [...this.events];
-			model.unsaved.clear();
+			model.unsaved = [];
 		} else {
-			if (!(outcome instanceof NodeApiError) || !String(outcome.description).includes(REFUSAL)) {
-				throw new Error(`the activation error does not carry the API's refusal: ${String((outcome as Error).message)}`);
+			const expected = unanswered !== undefined ? 'may have registered it all the same' : REFUSAL;
+			if (!(outcome instanceof NodeApiError) || !String(outcome.description).includes(expected)) {
+				throw new Error(`the activation error does not say "${expected}": ${String((outcome as Error).message)}`);
 			}
 			if (model.rule === 'saved-always') real.saved = instance.persistedStaticData();
-			else for (const kind of accepted) model.unsaved.add(kind);
+			else {
+				for (const webhook of made) {
+					const kind = webhook.type as Kind;
+					model.unsaved.push({ id: webhook.id, kind, token: model.token, unanswered: kind === unanswered });
+				}
+			}
 		}
 		checkRegistrations(model, real);
 	}
 	toString(): string {
-		return `activate(${this.events.join('+')}${this.refused ? `, API refuses ${this.refused}` : ''})`;
+		const refused = this.refused ? `, API refuses ${this.refused}` : '';
+		const made = this.unanswered?.carriedOut ? 'it made' : 'it did not make';
+		const unanswered = this.unanswered ? `, API ${this.unanswered.answer === 'reset' ? 'never answers' : 'answers 502 to'} ${this.unanswered.kind} ${made}` : '';
+		return `activate(${this.events.join('+')}${refused}${unanswered})`;
+	}
+}
+
+/**
+ * The user renames the node (and saves the workflow). n8n keys the node's static data by its name
+ * and moves nothing. An active workflow is activated again with the new name (1.x re-activates a
+ * saved active workflow; 2.x when it is published): its static data as saved.
+ */
+export class Rename implements fc.AsyncCommand<Model, Real> {
+	constructor(readonly name: string) {}
+	check(model: Readonly<Model>): boolean {
+		return model.name !== this.name;
+	}
+	async run(model: Model, real: Real): Promise<void> {
+		model.name = this.name;
+		real.name = this.name;
+		if (!model.active) return;
+		await real.instance!.deactivate();
+		await activateAsSaved(model, real);
+		checkRegistrations(model, real);
+	}
+	toString(): string {
+		return `rename to "${this.name}"`;
 	}
 }
 
@@ -199,16 +299,10 @@ export class Restart implements fc.AsyncCommand<Model, Real> {
 		return true;
 	}
 	async run(model: Model, real: Real): Promise<void> {
-		uncoveredRestart(model);
+		forgetUnsaved(model);
 		real.nodeClass = restartedN8n();
-		if (model.active) {
-			// n8n activates its active workflows at start ('init'), from the saved static data.
-			const instance = workflow(model, real, model.events);
-			await instance.activate();
-			real.saved = instance.persistedStaticData();
-			real.instance = instance;
-			endpoint.attach(instance);
-		}
+		// n8n activates its active workflows at start ('init'), from the saved static data.
+		if (model.active) await activateAsSaved(model, real);
 		checkRegistrations(model, real);
 	}
 	toString(): string {
@@ -216,6 +310,12 @@ export class Restart implements fc.AsyncCommand<Model, Real> {
 	}
 }
 
+/**
+ * A real event on the platform. Invariants: every delivery to the node's URL is answered 200 while
+ * active; each event runs the workflow exactly once when its kind is selected (never deaf, never
+ * twice, however many registrations the platform holds for it), never when it is not or the
+ * workflow is inactive.
+ */
 export class Deliver implements fc.AsyncCommand<Model, Real> {
 	constructor(readonly kind: Kind) {}
 	check(): boolean {
@@ -223,30 +323,38 @@ export class Deliver implements fc.AsyncCommand<Model, Real> {
 	}
 	async run(model: Model, real: Real): Promise<void> {
 		const executionsBefore = endpoint.executions.length;
+		const message = async () =>
+			await sandbox.simulate.message({
+				integrationId: WHATSAPP,
+				phoneNumber: DEMO.contacts.alice.phoneNumber,
+				direction: this.kind === 'MESSAGE_RECEIVED' ? 'inbound' : 'outbound',
+				text: 'model',
+			});
+		// Two events for a connection status (away and back, so the line stays connected), one for a message.
 		const all =
 			this.kind === 'CONNECTION_STATUS_UPDATE'
 				? [
 						...(await sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED')),
 						...(await sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED')),
 					]
-				: await sandbox.simulate.message({
-						integrationId: WHATSAPP,
-						phoneNumber: DEMO.contacts.alice.phoneNumber,
-						direction: this.kind === 'MESSAGE_RECEIVED' ? 'inbound' : 'outbound',
-						text: 'model',
-					});
+				: await message();
+		const events = this.kind === 'CONNECTION_STATUS_UPDATE' ? 2 : 1;
 		const deliveries = all.filter((delivery) => delivery.url === real.url && delivery.event === this.kind);
 		const executions = endpoint.executions.length - executionsBefore;
 		if (!model.active) {
 			if (executions !== 0) throw new Error(`inactive workflow ran ${executions} time(s)`);
 			return;
 		}
-		const refused = deliveries.filter((delivery) => delivery.status !== 200);
+		// Only a registration whose record was lost, made under another token, may be refused.
+		const refused = deliveries.filter((delivery) => {
+			const lostUnder = model.lost.get(delivery.webhookId);
+			return delivery.status !== 200 && !(delivery.status === 401 && lostUnder !== undefined && lostUnder !== model.token);
+		});
 		if (refused.length > 0) throw new Error(`deliveries answered ${refused.map((delivery) => delivery.status).join(', ')}`);
 		const selected = model.events.includes(this.kind);
-		if (selected && deliveries.length === 0) throw new Error(`${this.kind} selected but nothing delivered`);
-		const expected = selected ? deliveries.length : 0;
-		if (executions !== expected) throw new Error(`${deliveries.length} deliveries of ${this.kind} ran the workflow ${executions} time(s), expected ${expected}`);
+		if (selected && deliveries.length < events) throw new Error(`${this.kind} selected but ${deliveries.length} deliveries for ${events} event(s)`);
+		const expected = selected ? events : 0;
+		if (executions !== expected) throw new Error(`${events} ${this.kind} event(s), ${deliveries.length} deliveries, ran the workflow ${executions} time(s), expected ${expected}`);
 	}
 	toString(): string {
 		return `deliver ${this.kind}`;

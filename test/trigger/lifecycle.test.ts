@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { EVENT_HEADER, REGISTRATION_HEADER, SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
+import { EVENT_HEADER, REGISTRATION_HEADER, REGISTRATION_ID_HEADER, SECRET_HEADER } from '../../nodes/ConversationInboxTrigger/registrations';
 import { startSandbox } from '../sandbox';
 import { N8nWebhookEndpointStandIn, restartedN8n, TriggerInstance } from '../helpers/trigger-harness';
 import type { TriggerSetup } from '../helpers/trigger-harness';
@@ -98,11 +98,14 @@ describe('activation (create)', () => {
 			expect(headerOf(webhook, SECRET_HEADER)).toBe(secret);
 			expect(headerOf(webhook, EVENT_HEADER)).toBe(webhook.type);
 			expect(headerOf(webhook, REGISTRATION_HEADER)).toMatch(/^[0-9a-f]{32}$/);
+			// The registration's own identity (issue 42): 128 random bits, one per registration.
+			expect(headerOf(webhook, REGISTRATION_ID_HEADER)).toMatch(/^[0-9a-f]{32}$/);
 			expect(headerOf(webhook, 'X-Proxy-Key')).toBe('proxy-123');
-			expect(webhook.headers).toHaveLength(4);
+			expect(webhook.headers).toHaveLength(5);
 		}
-		// Different events → different fingerprints.
+		// Different events → different fingerprints, and different identities.
 		expect(headerOf(webhooks[0], REGISTRATION_HEADER)).not.toBe(headerOf(webhooks[1], REGISTRATION_HEADER));
+		expect(headerOf(webhooks[0], REGISTRATION_ID_HEADER)).not.toBe(headerOf(webhooks[1], REGISTRATION_ID_HEADER));
 
 		// Static data records each registration by URL and fingerprint (which covers integration,
 		// event, transfer type, delay and extra headers), and the hash of the secret it carries.
@@ -112,6 +115,7 @@ describe('activation (create)', () => {
 				event: webhook.type,
 				fingerprint: headerOf(webhook, REGISTRATION_HEADER),
 				secretHash: secretHashOf(secret),
+				id: headerOf(webhook, REGISTRATION_ID_HEADER),
 			})),
 		);
 		// The user's header values are not kept in static data, only a hash of them; nor is the
@@ -417,6 +421,7 @@ describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of
 					event: 'MESSAGE_SENT',
 					fingerprint: headerOf(added[0], 'x-inbox-registration'),
 					secretHash: secretHashOf(derivedSecretFor(released.node.webhookId)),
+					id: headerOf(added[0], 'x-inbox-registration-id'),
 				},
 			],
 		});
@@ -425,18 +430,25 @@ describe.each([1, 2] as const)('the trigger as 0.1.0 left it (frozen fixtures of
 		expect(registrationsSent()).toBe(before + 1);
 	});
 
-	test('a first activation with the same settings registers what 0.1.0 registered: same bodies and headers, only the secret differs', async () => {
+	test('a first activation with the same settings registers what 0.1.0 registered: same bodies and headers, but the secret and one header added last, the registration\'s own identity (issue 42)', async () => {
 		const before = fixture.sandbox.requests.length;
 		await upgraded(undefined).activate();
 		const sent = fixture.sandbox.requests
 			.slice(before)
 			.filter((request) => request.path === '/v2/integration/webhook/create')
-			.map((request) => request.body);
+			.map((request) => request.body as { headers: Array<{ key: string; value: string }> });
 		const secret = derivedSecretFor(released.node.webhookId);
+		// The identity is random: one per registration, 32 hex characters, the last header.
+		const ids = sent.map((body) => body.headers.at(-1)?.value ?? '');
+		expect(ids.every((id) => /^[0-9a-f]{32}$/.test(id))).toBe(true);
+		expect(new Set(ids).size).toBe(ids.length);
 		expect(sent).toEqual(
-			released.activation.registrationRequests.map(({ body }) => ({
+			released.activation.registrationRequests.map(({ body }, index) => ({
 				...body,
-				headers: body.headers.map((header) => (header.key === SECRET ? { ...header, value: secret } : header)),
+				headers: [
+					...body.headers.map((header) => (header.key === SECRET ? { ...header, value: secret } : header)),
+					{ key: 'x-inbox-registration-id', value: ids[index] },
+				],
 			})),
 		);
 	});

@@ -49,12 +49,17 @@ async function savedByFirstActivation(): Promise<{ node: IDataObject; webhookId:
 	return { node: JSON.parse(JSON.stringify(node)) as IDataObject, webhookId: first.node.webhookId!, workflow };
 }
 
-/** The workflow's static data with the node's part replaced. */
+/**
+ * The workflow's static data with the node's part replaced, as the builds before issue 42 saved it:
+ * the node's part only, nothing of the trigger in the global part (where today's builds keep the
+ * registrations too; the same loader reads both).
+ */
 function withNodeData(workflow: IDataObject, nodeData: IDataObject): IDataObject {
 	const copy = JSON.parse(JSON.stringify(workflow)) as IDataObject;
 	const key = Object.keys(copy).find((name) => name.startsWith('node:'));
 	if (key === undefined) throw new Error(`no node static data in ${JSON.stringify(copy)}`);
 	copy[key] = nodeData;
+	delete copy.global;
 	return copy;
 }
 

@@ -39,6 +39,11 @@ export interface TriggerParameterInput {
 	extraHeaders?: Array<{ key: string; value: string }>;
 	/** typeVersion 3's Simplify; default false here (the full item most tests inspect) */
 	simplify?: boolean;
+	/**
+	 * typeVersion 4's One Execution per Message; default false here: most tests deliver one payload
+	 * several times to look at how it is received (the option has its own tests, once-per-message)
+	 */
+	oncePerMessage?: boolean;
 }
 
 /** The node's parameters as the editor stores them. */
@@ -53,6 +58,7 @@ export function triggerParameters(input: TriggerParameterInput = {}): INodeParam
 		transferType: input.transferType ?? 'ALL',
 		delayMinutes: input.delayMinutes ?? 0,
 		simplify: input.simplify ?? false,
+		oncePerMessage: input.oncePerMessage ?? false,
 		options: {},
 	};
 	if (input.extraHeaders) {

@@ -22,9 +22,10 @@ const activated = (parameters: INodeParameters, typeVersion?: number): Promise<T
 	activatedTrigger(fixture, parameters, typeVersion);
 
 describe('Simplify with the sandbox deliveries', () => {
-	test('a new node (version 3, Simplify by default): a first message gives flat items with the text, phone and chat IDs', async () => {
+	test('a node at version 3 (Simplify by default): a first message gives flat items with the text, phone and chat IDs', async () => {
 		const instance = await activated(
 			withoutSimplify(triggerParameters({ events: ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED'] })),
+			3,
 		);
 		expect(instance.node.typeVersion).toBe(3);
 		expect(instance.node.parameters.simplify).toBe(true);
@@ -60,8 +61,8 @@ describe('Simplify with the sandbox deliveries', () => {
 		expect(JSON.stringify(items)).not.toContain(derivedSecretFor(instance.node.webhookId!));
 	});
 
-	test('a connection change: the new and previous status and the line\'s name', async () => {
-		await activated(withoutSimplify(triggerParameters({ events: ['CONNECTION_STATUS_UPDATE'] })));
+	test('a connection change (version 3): the new and previous status and the line\'s name', async () => {
+		await activated(withoutSimplify(triggerParameters({ events: ['CONNECTION_STATUS_UPDATE'] })), 3);
 		const before = fixture.endpoint.executions.length;
 		await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'DISCONNECTED');
 		await fixture.sandbox.simulate.connectionStatus(WHATSAPP, 'CONNECTED');

@@ -34,6 +34,13 @@ export interface N8nStack {
 	apiKey: string;
 	credential: CredentialRecord;
 	userFolder: string;
+	/**
+	 * Restarts n8n: the same process set-up (user folder with its database, port, environment)
+	 * stopped and started again, as an operator restarts it; `n8n` is the new process afterwards.
+	 * Active workflows are activated again by n8n at start. The client signs in again. A stack of
+	 * one n8n process only (queue mode's stacks have none).
+	 */
+	restart?(): Promise<void>;
 	/** Stops n8n; removes the user folder when the stack created it (unless E2E_KEEP_USER_FOLDER=1). */
 	stop(): Promise<void>;
 }
@@ -65,15 +72,15 @@ export async function startN8nStack(options: StackOptions): Promise<N8nStack> {
 	let n8n: N8nProcess | undefined;
 	try {
 		installIntoUserFolder(userFolder, options.packed);
-		n8n = await N8nProcess.start({
+		const startOptions = {
 			install: options.install,
 			userFolder,
-			port: options.port,
 			logLevel: options.logLevel ?? 'debug',
 			echo: options.echo,
 			nodeArgs: options.nodeArgs,
 			env: options.env,
-		});
+		} satisfies Omit<N8nStartOptions, 'port'>;
+		n8n = await N8nProcess.start({ ...startOptions, port: options.port });
 		const client = new N8nClient(n8n.url, options.install.major);
 		const owner = options.owner ?? DEMO_OWNER;
 		if (await client.ownerIsSetUp()) await client.login(owner.email, owner.password);
@@ -84,15 +91,23 @@ export async function startN8nStack(options: StackOptions): Promise<N8nStack> {
 			type: CREDENTIAL_TYPE,
 			data: { baseUrl: options.api.baseUrl, apiToken: options.api.apiToken },
 		});
-		const started = n8n;
+		let current = n8n;
 		return {
-			n8n: started,
+			get n8n(): N8nProcess {
+				return current;
+			},
 			client,
 			apiKey,
 			credential,
 			userFolder,
+			async restart() {
+				const { port } = current;
+				await current.stop();
+				current = await N8nProcess.start({ ...startOptions, port });
+				await client.login(owner.email, owner.password);
+			},
 			async stop() {
-				await started.stop();
+				await current.stop();
 				cleanup();
 			},
 		};

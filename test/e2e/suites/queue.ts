@@ -9,9 +9,11 @@
  * Order matters: the resource workflows reset the sandbox before each test; the trigger's tests
  * come after them and never reset it (a reset would wipe the registrations n8n keeps trusting).
  */
+import { randomUUID } from 'node:crypto';
+
 import { DEMO, SAAS_RATE_LIMIT, startSandbox } from '../../sandbox';
 import type { Delivery, Sandbox } from '../../sandbox';
-import { importAndActivate, triggerWorkflowFixture, webhookPathOf, type E2EContext } from '../harness/context';
+import { importAndActivate, triggerWorkflowFixture, waitForTriggerActivation, webhookPathOf, type E2EContext } from '../harness/context';
 import { nodeJson, type Execution, type ExecutionSummary } from '../harness/n8n-client';
 import { processGroupMembers } from '../harness/n8n-process';
 import type { PackedPackage } from '../harness/package';
@@ -422,6 +424,77 @@ export function describeQueue(): void {
 				expect(gaveUp.filter((e) => e.status === 'success')).toEqual([]);
 				expect(gaveUp.length).toBe(missing.length);
 			}, 900_000);
+		});
+
+		// The README's fallback for queue mode with several webhook processes (issue 45): a
+		// redelivery may reach a process whose memory did not see the first delivery. The trigger
+		// runs with One Execution per Message off here, standing in for that process; n8n's Remove
+		// Duplicates ("Remove Items Processed in Previous Executions", database-backed) keyed by the
+		// item's messageKey lets one execution per message go on.
+		describe('the trigger: the README\'s Remove Duplicates fallback (issue 45)', () => {
+			const REMOVE_DUPLICATES = 'Remove Duplicates';
+			const ONCE = 'Once per message';
+			let workflowId: string | undefined;
+
+			afterAll(async () => {
+				if (workflowId) await ctx().client.deactivate(workflowId).catch(() => undefined);
+			});
+
+			test('a message delivered, then delivered again after its execution ended: two executions, the steps after Remove Duplicates run once', async () => {
+				const c = ctx();
+				const webhookId = randomUUID();
+				const trigger = triggerWorkflow(c, webhookId, 4, ['MESSAGE_RECEIVED']);
+				trigger.nodes[0].parameters.oncePerMessage = false;
+				const workflow = await c.client.createWorkflow({
+					name: 'e2e queue: Remove Duplicates on the trigger\'s messageKey (issue 45)',
+					nodes: [
+						trigger.nodes[0],
+						{
+							id: randomUUID(),
+							name: REMOVE_DUPLICATES,
+							type: 'n8n-nodes-base.removeDuplicates',
+							typeVersion: 2,
+							position: [220, 0],
+							parameters: { operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.messageKey }}', options: {} },
+						},
+						{ id: randomUUID(), name: ONCE, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
+					],
+					connections: {
+						[TRIGGER]: { main: [[{ node: REMOVE_DUPLICATES, type: 'main', index: 0 }]] },
+						[REMOVE_DUPLICATES]: { main: [[{ node: ONCE, type: 'main', index: 0 }]] },
+					},
+					settings: { executionOrder: 'v1' },
+				});
+				workflowId = workflow.id;
+				const url = `${c.productionUrl}/webhook/${webhookId}/webhook`;
+				await c.client.activate(workflow.id);
+				await waitForTriggerActivation(c, workflow.id, TRIGGER, url, 1);
+				await c.client.activationApplied(workflow.id);
+
+				const [delivery] = (await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: CONTACT.phoneNumber, direction: 'inbound', text: 'delivered twice (issue 45)' })).filter((d) => d.url === url);
+				expect(delivery.status).toBe(200);
+				const [first] = await c.client.waitForExecutions(workflow.id, new Set(), 1, 60_000);
+				// The platform delivers it again (the same body and headers), to the webhook processor.
+				const again = await fetch(delivery.url, { method: delivery.method, headers: delivery.headers, body: JSON.stringify(delivery.body) });
+				expect(again.status).toBe(200);
+				const [second] = await c.client.waitForExecutions(workflow.id, new Set([first.id]), 1, 60_000);
+				// Items a node gave; 0 for a node that did not run (nothing reached it).
+				const items = (execution: Execution, node: string): number => (execution.data.resultData.runData[node] ? nodeJson(execution, node).length : 0);
+				const ran = (execution: Execution) => ({
+					status: execution.status,
+					key: nodeJson(execution, TRIGGER)[0]?.messageKey,
+					passed: items(execution, REMOVE_DUPLICATES),
+					once: items(execution, ONCE),
+				});
+				const observed = [ran(first), ran(second)];
+				report(`Remove Duplicates on messageKey: ${JSON.stringify(observed)}`);
+				expect(observed).toEqual([
+					{ status: 'success', key: expect.stringMatching(/^message:/), passed: 1, once: 1 },
+					{ status: 'success', key: observed[0].key, passed: 0, once: 0 },
+				]);
+				const { startedTimes } = workerTally(c, [first.id, second.id]);
+				expect([...startedTimes.values()]).toEqual([1, 1]);
+			}, 180_000);
 		});
 	});
 }

@@ -72,7 +72,22 @@ function deliverOnRegistration(sandbox: Sandbox, url: string, deliver: () => Pro
 	});
 }
 
-export function triggerSuite(ctx: () => E2EContext): void {
+/** What a version's trigger suite runs besides the tests every n8n gets. */
+export interface TriggerSuiteOptions {
+	/**
+	 * Restart this n8n (the same process set-up and data folder) once, at the end, for the rows of
+	 * issue 42 a restart decides: run where n8n saves static data only after an activation succeeds
+	 * (1.x, and 2.x without its publication service).
+	 */
+	restart?: boolean;
+}
+
+/** The events a contact's first inbound message counts as, all three selected (issue 45). */
+const FIRST_MESSAGE_KINDS = ['MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED', 'MESSAGE_SENT_AND_RECEIVED'];
+/** How long apart the two identical connection-status bodies are sent, at least (issue 45). */
+const STATUS_AGAIN_AFTER_MS = 60_000;
+
+export function triggerSuite(ctx: () => E2EContext, options: TriggerSuiteOptions = {}): void {
 	describe('the trigger', () => {
 		const fixture = triggerWorkflowFixture(ctx, {
 			definition: (c, webhookId) => triggerWorkflow(c, webhookId),
@@ -503,4 +518,201 @@ export function triggerSuite(ctx: () => E2EContext): void {
 			await inbound('after the rotation and a re-activation');
 		}, 120_000);
 	});
+
+	if (options.restart) describe('the trigger across a restart of n8n (issue 42)', () => {
+		const renamedId = randomUUID();
+		const failedId = randomUUID();
+		const workflows: WorkflowRecord[] = [];
+		const RENAMED = 'Inbox events (renamed)';
+		const REFUSAL = 'the e2e sandbox refuses CONNECTION_STATUS_UPDATE (issue 42)';
+
+		afterAll(async () => {
+			ctx().sandbox.clearFaults();
+			for (const w of workflows) await ctx().client.deactivate(w.id).catch(() => undefined);
+		});
+
+		test('a node renamed, then n8n restarted: nothing registered again; a failed activation, n8n restarted, the corrected one: the event registered again, and each message runs each workflow once', async () => {
+			const c = ctx();
+			const urlOf = (webhookId: string): string => `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			const ours = (webhookId: string) => [...c.sandbox.state.webhooks.values()].filter((w) => w.url === urlOf(webhookId));
+			const creates = (webhookId: string): number =>
+				c.sandbox.requests.filter((r) => r.path === '/v2/integration/webhook/create' && (r.body as { url?: unknown } | undefined)?.url === urlOf(webhookId)).length;
+
+			// 1. Activated once, deactivated, the node renamed (saved while inactive).
+			const definition = triggerWorkflow(c, renamedId, 3, ['MESSAGE_RECEIVED']);
+			const renamed = await c.client.createWorkflow({ ...definition, name: 'e2e trigger renamed (issue 42)' });
+			workflows.push(renamed);
+			await c.client.activate(renamed.id);
+			await waitForTriggerActivation(c, renamed.id, TRIGGER, urlOf(renamedId), 1);
+			await c.client.activationApplied(renamed.id);
+			await c.client.deactivate(renamed.id);
+			await c.client.updateWorkflow(renamed.id, { ...definition, name: 'e2e trigger renamed (issue 42)', nodes: [{ ...definition.nodes[0], name: RENAMED }] });
+			expect(creates(renamedId)).toBe(1);
+
+			// 2. An activation the API refuses part-way (MESSAGE_RECEIVED accepted), then corrected (saved while inactive).
+			c.sandbox.addFault({ kind: 'status', status: 400, path: '/v2/integration/webhook/create', match: 'CONNECTION_STATUS_UPDATE', message: REFUSAL, times: Infinity });
+			const failed = await c.client.createWorkflow({ ...triggerWorkflow(c, failedId, 3, ['MESSAGE_RECEIVED', 'CONNECTION_STATUS_UPDATE']), name: 'e2e trigger failed then corrected (issue 42)' });
+			workflows.push(failed);
+			const failure = await c.client
+				.activate(failed.id)
+				.then(() => c.client.activationApplied(failed.id))
+				.then(() => 'activated', (error: unknown) => String(error));
+			expect(failure).toContain(REFUSAL);
+			expect(ours(failedId).map((w) => w.type)).toEqual(['MESSAGE_RECEIVED']);
+			await c.client.deactivate(failed.id).catch(() => undefined);
+			c.sandbox.clearFaults();
+			await c.client.updateWorkflow(failed.id, { ...triggerWorkflow(c, failedId, 3, ['MESSAGE_RECEIVED']), name: 'e2e trigger failed then corrected (issue 42)' });
+
+			// 3. n8n restarted: its process memory is gone, its database kept.
+			const restartStarted = Date.now();
+			await c.stack.restart!();
+			console.log(`[e2e n8n ${c.major}] restart of n8n: ${Date.now() - restartStarted} ms`);
+
+			// 4. Both activated again.
+			await c.client.activate(renamed.id);
+			await waitForTriggerActivation(c, renamed.id, RENAMED, urlOf(renamedId), 1);
+			await c.client.activationApplied(renamed.id);
+			await c.client.activate(failed.id);
+			await waitForTriggerActivation(c, failed.id, TRIGGER, urlOf(failedId), 1);
+			await c.client.activationApplied(failed.id);
+			console.log(`[e2e n8n ${c.major}] after the restart: MESSAGE_RECEIVED registered ${ours(failedId).length} time(s) for the corrected workflow`);
+
+			// 5. One inbound message, then a later one: each workflow's executions are read once the
+			// later message's has appeared (the first message's deliveries were answered before the
+			// later one was sent, so its executions exist by then: no waiting for "nothing more").
+			const text = 'one message after the restart (issue 42)';
+			const later = 'a later message (issue 42)';
+			const known = { renamed: await c.client.executionIds(renamed.id), failed: await c.client.executionIds(failed.id) };
+			const deliveries = await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'inbound', text });
+			await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber, direction: 'inbound', text: later });
+			const texts = async (workflow: WorkflowRecord, node: string, seen: Set<string>): Promise<string[]> => {
+				const ran: string[] = [];
+				while (!ran.includes(later)) {
+					for (const execution of await c.client.waitForExecutions(workflow.id, seen, 1)) {
+						seen.add(execution.id);
+						ran.push(String(nodeJson(execution, node)[0]?.text));
+					}
+				}
+				return ran;
+			};
+			const statuses = (webhookId: string) => deliveries.filter((d) => d.url === urlOf(webhookId) && d.event === 'MESSAGE_RECEIVED').map((d) => d.status);
+			const observed = {
+				renamed: { registrationsSent: creates(renamedId), deliveries: statuses(renamedId), ran: await texts(renamed, RENAMED, known.renamed) },
+				corrected: { deliveriesAll200: statuses(failedId).every((status) => status === 200), ran: await texts(failed, TRIGGER, known.failed) },
+			};
+			console.log(`[e2e n8n ${c.major}] after the restart: ${JSON.stringify(observed)}`);
+			expect(observed).toEqual({
+				// The renamed node's registration is reused, not made again.
+				renamed: { registrationsSent: 1, deliveries: [200], ran: [text, later] },
+				// The failed activation's registration was forgotten with n8n's memory (where n8n saved
+				// nothing) and made again: its deliveries are acknowledged and run nothing.
+				corrected: { deliveriesAll200: true, ran: [text, later] },
+			});
+			expect(statuses(failedId).length).toBeGreaterThanOrEqual(1);
+		}, 240_000);
+	});
+}
+
+/**
+ * One Execution per Message in real n8n (issue 45), as two suites of one n8n file: `first` early in
+ * the file (a first message under three events, a redelivery 2 s later, another message with the
+ * same text a second later; a connection status whose very body `last` sends again), `last` after
+ * other suites, at least 60 s after the first status (the suites in between fill the 60 s; what is
+ * left, if anything, is waited for and printed). Not across a restart: a restart forgets the memory.
+ */
+export function oncePerMessageSuites(): { first: (ctx: () => E2EContext) => void; last: (ctx: () => E2EContext) => void } {
+	const oncePerMessage: { status?: WorkflowRecord; statusUrl?: string; firstStatus?: Delivery; firstStatusAt?: number } = {};
+
+	const first = (ctx: () => E2EContext): void => describe('one execution per message (issue 45): a new node, version 4, the option on by default', () => {
+		const messagesId = randomUUID();
+		const statusId = randomUUID();
+		const workflows: WorkflowRecord[] = [];
+
+		afterAll(async () => {
+			for (const w of workflows) await ctx().client.deactivate(w.id).catch(() => undefined);
+		});
+
+		test('a first message under Message Received, First Message Received and Message Sent and Received: one execution; a redelivery 2 s later: none; another message with the same text a second later: one', async () => {
+			const c = ctx();
+			const urlOf = (webhookId: string): string => `${c.stack.n8n.url}/webhook/${webhookId}/webhook`;
+			const messages = await c.client.createWorkflow({ ...triggerWorkflow(c, messagesId, 4, FIRST_MESSAGE_KINDS), name: 'e2e trigger v4, one execution per message' });
+			const status = await c.client.createWorkflow({ ...triggerWorkflow(c, statusId, 4, ['CONNECTION_STATUS_UPDATE']), name: 'e2e trigger v4, connection status' });
+			// The connection-status workflow stays active until `last` (which deactivates it).
+			workflows.push(messages);
+			for (const [workflow, webhookId, count] of [[messages, messagesId, 3], [status, statusId, 1]] as const) {
+				await c.client.activate(workflow.id);
+				await waitForTriggerActivation(c, workflow.id, TRIGGER, urlOf(webhookId), count);
+				await c.client.activationApplied(workflow.id);
+			}
+			const known = await c.client.executionIds(messages.id);
+
+			// A connection status, whose very body `last` sends again (≥ 60 s later).
+			const [firstStatus] = (await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'DISCONNECTED')).filter((d) => d.url === urlOf(statusId));
+			Object.assign(oncePerMessage, { status, statusUrl: urlOf(statusId), firstStatus, firstStatusAt: Date.now() });
+			await c.sandbox.simulate.connectionStatus(DEMO.integrations.whatsapp.id, 'CONNECTED');
+
+			const phoneNumber = `55119${String(Date.now()).slice(-8)}`;
+			const text = 'first words (issue 45)';
+			const first = (await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber, name: 'Olga Reis', direction: 'inbound', text })).filter((d) => d.url === urlOf(messagesId));
+			expect(first.map((d) => [d.event, d.status]).sort()).toEqual(FIRST_MESSAGE_KINDS.map((kind) => [kind, 200]).sort());
+			// The platform delivers one of them again, 2 s later: the same body and headers.
+			await sleep(2_000);
+			const again = await c.client.raw(first[0].method, first[0].url, { headers: first[0].headers, body: first[0].body });
+			expect(again.status).toBe(200);
+			expect(again.body).toMatchObject({ executed: false });
+			// A second message with the same text, a second later: a message of its own.
+			await sleep(1_000);
+			const second = (await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber, direction: 'inbound', text })).filter((d) => d.url === urlOf(messagesId));
+			expect(second.map((d) => d.status)).toEqual([200, 200]);
+			// A last message: once its execution appears, the ones before it are all there (no waiting for "nothing").
+			const last = 'the last message (issue 45)';
+			await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber, direction: 'inbound', text: last });
+			const ran: Array<{ text: unknown; events: unknown; messageKey: unknown; event: unknown }> = [];
+			while (!ran.some((item) => item.text === last)) {
+				for (const execution of await c.client.waitForExecutions(messages.id, known, 1)) {
+					known.add(execution.id);
+					expect(execution.status).toBe('success');
+					const [item] = nodeJson(execution, TRIGGER);
+					ran.push({ text: item.text, events: item.events, messageKey: item.messageKey, event: item.event });
+				}
+			}
+			console.log(`[e2e n8n ${c.major}] one execution per message: ${JSON.stringify(ran)}`);
+			expect(ran.map((item) => item.text)).toEqual([text, text, last]);
+			expect(ran[0].events).toEqual(['MESSAGE_SENT_AND_RECEIVED', 'MESSAGE_RECEIVED', 'FIRST_MESSAGE_RECEIVED']);
+			expect(ran[1].events).toEqual(['MESSAGE_SENT_AND_RECEIVED', 'MESSAGE_RECEIVED']);
+			expect(new Set(ran.map((item) => item.messageKey)).size).toBe(3);
+			expect(String(ran[0].messageKey)).toMatch(/^message:/);
+		}, 120_000);
+	});
+
+	const last = (ctx: () => E2EContext): void => describe('one execution per message (issue 45): the same connection-status body, sent again after the other suites', () => {
+		afterAll(async () => {
+			if (oncePerMessage.status) await ctx().client.deactivate(oncePerMessage.status.id).catch(() => undefined);
+		});
+
+		test(`the same body at least ${STATUS_AGAIN_AFTER_MS / 1000} s after the first: two events, two executions`, async () => {
+			const c = ctx();
+			const { status, statusUrl, firstStatus, firstStatusAt } = oncePerMessage;
+			if (!status || !statusUrl || !firstStatus || firstStatusAt === undefined) throw new Error('the first connection status was not sent (see the first test of issue 45)');
+			// The suites in between took this long; whatever is left of the 60 s is waited for (and said).
+			const left = firstStatusAt + STATUS_AGAIN_AFTER_MS - Date.now();
+			console.log(`[e2e n8n ${c.major}] the same connection-status body again: ${Math.round((Date.now() - firstStatusAt) / 1000)} s after the first, waiting ${Math.max(0, Math.ceil(left / 1000))} s more`);
+			if (left > 0) await sleep(left);
+			const before = await c.client.executionIds(status.id);
+			const again = await c.client.raw(firstStatus.method, firstStatus.url, { headers: firstStatus.headers, body: firstStatus.body });
+			expect(again.status).toBe(200);
+			expect(again.body).toMatchObject({ executed: true });
+			const timestamp = (firstStatus.body as { timestamp: string }).timestamp;
+			const [fresh] = await c.client.waitForExecutions(status.id, before, 1);
+			expect(nodeJson(fresh, TRIGGER)[0]).toMatchObject({ event: 'CONNECTION_STATUS_UPDATE', connectionStatus: 'DISCONNECTED', timestamp });
+			const withThatBody: string[] = [];
+			for (const id of await c.client.executionIds(status.id)) {
+				const execution = await c.client.getExecution(id);
+				if (nodeJson(execution, TRIGGER)[0]?.timestamp === timestamp) withThatBody.push(execution.id);
+			}
+			expect(withThatBody).toHaveLength(2);
+		}, STATUS_AGAIN_AFTER_MS + 60_000);
+	});
+
+	return { first, last };
 }

@@ -94,7 +94,8 @@ export interface Hit {
 }
 
 /** A tiny webhook receiver that records what it is sent and answers 200 (or `status`). */
-export async function startReceiver(status = 200) {
+/** A receiver of deliveries answering `status`, after `delayMs` (a slow receiver). */
+export async function startReceiver(status = 200, delayMs = 0) {
 	const hits: Hit[] = [];
 	const server = http.createServer((req: IncomingMessage, res) => {
 		const chunks: Buffer[] = [];
@@ -104,8 +105,12 @@ export async function startReceiver(status = 200) {
 			const headers: Record<string, string> = {};
 			for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
 			hits.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
-			res.writeHead(status, { 'content-type': 'text/plain' });
-			res.end('received');
+			const answer = (): void => {
+				res.writeHead(status, { 'content-type': 'text/plain' });
+				res.end('received');
+			};
+			if (delayMs > 0) setTimeout(answer, delayMs);
+			else answer();
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -35,6 +35,28 @@ describe('sandbox scripted answers', () => {
 		expect(sandbox.requests.map((r) => [r.status, r.carriedOut])).toEqual([[0, true]]);
 	});
 
+	test('carried out, then no answer at all (hang): the tag exists; the request stays open until the client gives up, then it counts as answered with nothing', async () => {
+		const sandbox = ctx.sandbox();
+		sandbox.answerWith = () => ({ carriedOut: true, answer: 'hang' });
+		const client = new AbortController();
+		const sent = fetch(`${sandbox.baseUrl}/tag/create`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ name: 'never answered' }),
+			signal: client.signal,
+		});
+		// Carried out, and still open: no answer was written.
+		await sandbox.waitForRequests((requests) => requests[0]?.carriedOut === true);
+		expect(tagNamed('never answered')).toBeDefined();
+		expect(sandbox.inFlight).toBe(1);
+		expect(sandbox.requests[0].answeredSeq).toBeUndefined();
+		client.abort();
+		await expect(sent).rejects.toThrow();
+		await sandbox.waitForRequests((requests) => requests[0]?.answeredSeq !== undefined);
+		expect(sandbox.requests.map((r) => [r.status, r.carriedOut])).toEqual([[0, true]]);
+		expect(sandbox.inFlight).toBe(0);
+	});
+
 	test('carried out, answered 204 / 201 with an empty body / 200 HTML: the tag exists each time', async () => {
 		const sandbox = ctx.sandbox();
 		const answers = { a: { status: 204 }, b: { status: 201, body: 'empty' as const }, c: { status: 200, body: 'html' as const } };

@@ -237,3 +237,78 @@ describe('control endpoints for simulations', () => {
 		expectError(await api().control('POST', path, body), status, message);
 	});
 });
+
+describe('delivery switches: a platform that redelivers (issue 45)', () => {
+	it('duplicate: every delivery is sent again afterMs after the first, the same body (its timestamp included) and headers', async () => {
+		await register({ type: 'MESSAGE_RECEIVED', headers: [{ key: 'X-Secret', value: 'd' }] });
+		sandbox().setDeliverySwitches({ duplicate: { afterMs: 30 } });
+		const [first] = await inbound();
+		const [, again] = await sandbox().waitForDeliveries(2);
+		expect(again).toMatchObject({ webhookId: first.webhookId, redelivery: 'duplicate', status: 200, body: first.body, headers: first.headers });
+		expect(first.redelivery).toBeUndefined();
+		expect(receiver.hits.map((hit) => hit.body)).toEqual([receiver.hits[0].body, receiver.hits[0].body]);
+	});
+
+	it('retrySlow: a delivery answered slower than slowerThanMs, or not at all, is sent once more (once)', async () => {
+		const slow = await startReceiver(200, 300);
+		try {
+			await register({ type: 'MESSAGE_RECEIVED', url: `${slow.url}/slow` });
+			// Nothing listens there: the delivery fails without an answer.
+			await register({ type: 'MESSAGE_SENT_AND_RECEIVED', url: 'http://127.0.0.1:1/closed' });
+			sandbox().setDeliverySwitches({ retrySlow: { slowerThanMs: 150 } });
+			const firsts = await inbound();
+			const all = await sandbox().waitForDeliveries(4);
+			const retried = all.filter((delivery) => delivery.redelivery === 'retry');
+			expect(retried.map((delivery) => delivery.event).sort()).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT_AND_RECEIVED']);
+			expect(retried.find((d) => d.event === 'MESSAGE_RECEIVED')!.body).toEqual(firsts.find((d) => d.event === 'MESSAGE_RECEIVED')!.body);
+			expect(retried.find((d) => d.event === 'MESSAGE_SENT_AND_RECEIVED')!.error).toBeDefined();
+			expect(slow.hits).toHaveLength(2);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	it('kindsApartMs: the kinds of one occurrence are delivered one after another', async () => {
+		await register({ type: 'MESSAGE_RECEIVED' });
+		await register({ type: 'MESSAGE_SENT_AND_RECEIVED' });
+		await register({ type: 'FIRST_MESSAGE_RECEIVED' });
+		sandbox().setDeliverySwitches({ kindsApartMs: 25 });
+		const deliveries = await inbound('5511912345678');
+		expect(deliveries).toHaveLength(3);
+		// In the order of the registrations, each one's own timer (0, 25, 50 ms): they reach the receiver in that order.
+		expect(receiver.hits.map((hit) => JSON.parse(hit.body).event)).toEqual(['MESSAGE_RECEIVED', 'MESSAGE_SENT_AND_RECEIVED', 'FIRST_MESSAGE_RECEIVED']);
+		// One occurrence: the same timestamp and message in each.
+		expect(new Set(deliveries.map((delivery) => JSON.stringify({ ...(delivery.body as object), event: undefined }))).size).toBe(1);
+	});
+
+	it('messageIdField and timestamp: the message ID under another name or none, and no time in the payload', async () => {
+		await register({ type: 'MESSAGE_RECEIVED' });
+		await register({ type: 'CONNECTION_STATUS_UPDATE' });
+		const messageOf = (delivery: { body: unknown }) => (delivery.body as Json).data.message;
+		sandbox().setDeliverySwitches({ messageIdField: 'messageId' });
+		const [renamed] = await inbound();
+		expect(messageOf(renamed).messageId).toMatch(/^c[a-z0-9]{24}$/);
+		expect(messageOf(renamed).id).toBeUndefined();
+		sandbox().setDeliverySwitches({ messageIdField: null, timestamp: false });
+		const [bare] = await inbound();
+		expect(Object.keys(messageOf(bare))).not.toContain('id');
+		expect(Object.keys(messageOf(bare))).not.toContain('createdAt');
+		expect(bare.body).not.toHaveProperty('timestamp');
+		expect(messageOf(bare).text).toBe('hello');
+		const [status] = await sandbox().simulate.connectionStatus(WA, 'DISCONNECTED');
+		expect(status.body).not.toHaveProperty('timestamp');
+		expect((status.body as Json).data.connectionStatus).toBe('DISCONNECTED');
+		await sandbox().simulate.connectionStatus(WA, 'CONNECTED');
+	});
+
+	it('over HTTP: POST and GET /_sandbox/delivery-switches; a wrong switch is a 400 naming it; reset() switches them off', async () => {
+		const set = await api().control('POST', '/delivery-switches', { duplicate: { afterMs: 100 }, messageIdField: 'uid' });
+		expect(set.status).toBe(200);
+		expect((await api().control('GET', '/delivery-switches')).body.switches).toEqual({ duplicate: { afterMs: 100 }, messageIdField: 'uid' });
+		expectError(await api().control('POST', '/delivery-switches', { duplicates: {} }), 400, 'unknown switch duplicates');
+		expectError(await api().control('POST', '/delivery-switches', { duplicate: { afterMs: -1 } }), 400, 'duplicate.afterMs must be a whole number');
+		expectError(await api().control('POST', '/delivery-switches', { messageIdField: 'a.b' }), 400, 'messageIdField must be a field name or null');
+		sandbox().reset();
+		expect(sandbox().deliverySwitches).toEqual({});
+	});
+});
