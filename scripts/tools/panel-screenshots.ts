@@ -4,7 +4,7 @@
  * same script is pointed at an n8n running today's build ("after") and one running an older commit's
  * ("before": `npm run dev` from a `git worktree` of that commit), so both pictures show the same steps.
  *
- *   npx ts-node --transpile-only scripts/panel-screenshots.ts <n8n url> <label> <out dir> [--set cost-per-item|issue-36] [--only a,b]
+ *   npx ts-node --transpile-only scripts/tools/panel-screenshots.ts <n8n url> <label> <out dir> [--set cost-per-item|issue-36] [--only a,b]
  *
  * Sets:
  *   cost-per-item  three operations' panels, and each collection's "Add …" list open
@@ -20,8 +20,8 @@ import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { DEMO } from '../test/sandbox';
-import { launchBrowser } from '../test/e2e/harness/browser';
+import { DEMO } from '../../test/sandbox';
+import { launchBrowser } from '../../test/e2e/harness/browser';
 
 const [base, label, outDir] = process.argv.slice(2);
 const argValue = (name: string): string | undefined => {

@@ -1,8 +1,8 @@
 /**
- * The poller of the bench's `stall` case (scripts/bench-stall.ts), run as its own process so that
+ * The poller of the bench's `stall` case (scripts/bench/stall.ts), run as its own process so that
  * it keeps its clock and its requests going while n8n (and anything in the bench process) is busy.
  *
- *   node scripts/bench-stall-poller.mjs <healthz URL> <webhook URL> <interval ms> <max lifetime ms>
+ *   node scripts/bench/stall-poller.mjs <healthz URL> <webhook URL> <interval ms> <max lifetime ms>
  *
  * Per URL one request in flight at most: the next one leaves `interval` ms after the previous one
  * left, or at once when its answer came later than that (so a frozen n8n is not buried under a pile
@@ -16,7 +16,7 @@ const [healthzUrl, webhookUrl, intervalText, lifetimeText] = process.argv.slice(
 const interval = Number(intervalText);
 const lifetime = Number(lifetimeText);
 if (!healthzUrl || !webhookUrl || !(interval > 0) || !(lifetime > 0)) {
-	console.error('usage: bench-stall-poller.mjs <healthz URL> <webhook URL> <interval ms> <max lifetime ms>');
+	console.error('usage: stall-poller.mjs <healthz URL> <webhook URL> <interval ms> <max lifetime ms>');
 	process.exit(2);
 }
 

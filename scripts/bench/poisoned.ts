@@ -10,7 +10,7 @@
  * run is cancelled once they are done (its refused item would wait out its minute). Prints each
  * run, the medians and their ratio (target: at most 1.5).
  *
- *   npx ts-node --transpile-only scripts/bench-poisoned.ts [--rounds 5] [--items 200]
+ *   npx ts-node --transpile-only scripts/bench/poisoned.ts [--rounds 5] [--items 200]
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,14 +20,14 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-bench-'));
 
 import { DirectoryLoader } from 'n8n-core';
 
-import { forgetPaces } from '../nodes/shared/pace';
-import { runRoutingNode } from '../test/helpers/n8n-harness';
-import { BIG_TAG_CONTACTS, REMOVAL_PATH, itemsFor, membersOf, phoneOf, removeBigTag } from '../test/reliability/bulk';
-import { startSandbox } from '../test/sandbox';
+import { forgetPaces } from '../../nodes/shared/pace';
+import { runRoutingNode } from '../../test/helpers/n8n-harness';
+import { BIG_TAG_CONTACTS, REMOVAL_PATH, itemsFor, membersOf, phoneOf, removeBigTag } from '../../test/reliability/bulk';
+import { startSandbox } from '../../test/sandbox';
 
 // By its full name: under plain Node resolution "ConversationInbox.node" finds the codex file
-// ConversationInbox.node.json before the .ts source (as scripts/bench-pagination.ts).
-const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
+// ConversationInbox.node.json before the .ts source (as scripts/bench/pagination.ts).
+const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 
 /** The node as n8n's loader prepares it (Request Options added), as test/helpers/node-runner.ts does. */
 function loadedNode(): InstanceType<typeof ConversationInbox> {

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
 const read = (file) => readFileSync(join(repo, file), 'utf8');
 const pkg = JSON.parse(read('package.json'));

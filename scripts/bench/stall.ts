@@ -3,7 +3,7 @@
  * The bench's `stall` case (issue 31): does n8n keep answering while our node runs one execution of
  * many items? In a fresh real n8n (2.x, the packed package) per expression engine (n8n's default,
  * then `N8N_EXPRESSION_ENGINE=legacy`), against the sandbox with the bench's latency and no rate
- * limit, a poller in its own process (scripts/bench-stall-poller.mjs) asks n8n's `/healthz` and a
+ * limit, a poller in its own process (scripts/bench/stall-poller.mjs) asks n8n's `/healthz` and a
  * trivial webhook workflow (Webhook node, answers on receipt) every `--stall-poll` ms while one
  * execution of N items runs (Webhook → Split Out → the node):
  *   - our node: Tag → Remove From Contact, Phone Number `={{ $json.phone }}`;
@@ -28,21 +28,21 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { HTTP_REQUEST_VERSION, NODE, removalWorkflow, type Batching } from './bench-bulk';
-import { log, ms, printTable, ratio } from './bench-lists';
-import { DEMO } from '../test/sandbox';
-import type { Sandbox } from '../test/sandbox';
-import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
-import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../test/e2e/harness/n8n-client';
-import type { PackedPackage } from '../test/e2e/harness/package';
-import type { N8nInstall } from '../test/e2e/harness/provision';
-import { REPO_ROOT } from '../test/e2e/harness/provision';
-import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
-import { webhookNode } from '../test/e2e/harness/workflows';
+import { HTTP_REQUEST_VERSION, NODE, removalWorkflow, type Batching } from './bulk';
+import { log, ms, printTable, ratio } from './lists';
+import { DEMO } from '../../test/sandbox';
+import type { Sandbox } from '../../test/sandbox';
+import { importAndActivate, webhookPathOf, type E2EContext } from '../../test/e2e/harness/context';
+import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../../test/e2e/harness/n8n-client';
+import type { PackedPackage } from '../../test/e2e/harness/package';
+import type { N8nInstall } from '../../test/e2e/harness/provision';
+import { REPO_ROOT } from '../../test/e2e/harness/provision';
+import { startN8nStack, type N8nStack } from '../../test/e2e/harness/stack';
+import { webhookNode } from '../../test/e2e/harness/workflows';
 
 const PATH = '/v2/tag/remove-from-contact';
 const BIG = DEMO.tags.big.id;
-const POLLER = join(REPO_ROOT, 'scripts', 'bench-stall-poller.mjs');
+const POLLER = join(REPO_ROOT, 'scripts', 'bench', 'stall-poller.mjs');
 /** The Batching goal: the longest gap with the documented setting (issue 31). */
 export const STALL_BATCHED_GAP_GOAL_MS = 250;
 

@@ -1,4 +1,4 @@
-// node scripts/mark-tooling.mjs [--write]
+// node scripts/tools/mark-tooling.mjs [--write]
 // eslint.config.mjs is n8n's default (n8n-node lint demands it, word for word), and it lints every
 // *.ts with the rules for shipped code: no process, timers, node:* imports or console. Development
 // tooling (tests, the sandbox, scripts) needs them, so a tooling file that breaks those rules starts

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '..', '..');
 const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const expectedTag = `v${version}`;
 

@@ -5,31 +5,31 @@
  * pages of 1 000, 5 000 messages in one chat = 5 pages of 1 000, 2 000 templates = 8 pages of 250;
  * 20 ms injected latency per request). Prints tables; asserts nothing (speed is not a test).
  *
- *   npm run bench            (= ts-node --transpile-only scripts/bench.ts)
+ *   npm run bench            (= ts-node --transpile-only scripts/bench/bench.ts)
  *   options: --runs 5 --latency 20 --burst 500 --burst-runs 3 --burst-concurrency 20
  *            --only tag,chats,messages,templates,trigger,bulk,stall,scale   (a subset of the cases; default all but scale)
- *            --bulk-items 1000 --bulk-rate 50 --bulk-runs 3 --baseline-ref main   (the bulk case, scripts/bench-bulk.ts)
+ *            --bulk-items 1000 --bulk-rate 50 --bulk-runs 3 --baseline-ref main   (the bulk case, scripts/bench/bulk.ts)
  *            --stall-items 1000,10000 --stall-engines default,legacy --stall-batching 1x1,1x2,2x5,50x50
- *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench-stall.ts; batching = items per batch x interval ms)
+ *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench/stall.ts; batching = items per batch x interval ms)
  *                                                 (with --baseline-ref given, the stall case also runs that ref's package, without Batching, in the same run)
- *            --scale-runs 3                       (measured runs per scale point, scripts/bench-scale.ts)
+ *            --scale-runs 3                       (measured runs per scale point, scripts/bench/scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
- *            --n8n-probe FILE                     (scripts/bench-n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
+ *            --n8n-probe FILE                     (scripts/bench/n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
  *            --n8n-env KEY=VALUE[,KEY=VALUE]      (extra environment for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *            --trigger-version 2                  (typeVersion of our trigger in the burst; 1 for the old one)
  *            --queue [--workers 2]                (only the trigger burst: one process vs queue mode, see mainQueue)
  *
- * Per list case (scripts/bench-lists.ts) the figure is the node's own `executionTime` in the
+ * Per list case (scripts/bench/lists.ts) the figure is the node's own `executionTime` in the
  * execution's runData (what n8n shows as the node's run time), median of `--runs` runs after one
  * warm-up, for
  *   - our node (Return All, its default Concurrent Page Requests, read from the built node),
  *   - n8n's HTTP Request node with its own pagination (same page size, same Authorization header
  *     through a Header Auth credential), which is what a user would otherwise build, and
- *   - the bare fetch client (scripts/bench-bare-client.mjs): the same walk as plain fetch + JSON, at
+ *   - the bare fetch client (scripts/bench/bare-client.mjs): the same walk as plain fetch + JSON, at
  *     the tag contacts' default concurrency where the list allows it (speculative offset pages for
  *     chats and messages, as the issue asks of the node);
  * against the floor: unavoidable round trips × latency. The ratios are taken in the same run and
- * compared with today's goals (scripts/bench-goals.ts; issue 16's targets are retired).
+ * compared with today's goals (scripts/bench/goals.ts; issue 16's targets are retired).
  *
  * The trigger case sends a burst of deliveries straight from this process to the production URL
  * (bounded concurrency) and takes the time from the first send until the last of the executions
@@ -46,7 +46,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { option, textOption } from './bench-options';
+import { option, textOption } from './options';
 import {
 	CHAT_CATEGORY,
 	declaredConcurrency,
@@ -65,20 +65,20 @@ import {
 	type ListSizes,
 	type Measured,
 	type Sample,
-} from './bench-lists';
-import { baselineRuns, measureBulk, packBaseline, printBulk, type BulkResult, type BulkSettings } from './bench-bulk';
-import { measureScale } from './bench-scale';
-import { evaluationGoals, GOALS, printGoals, type GoalLine } from './bench-goals';
-import { describeBatching, findSample, measureStall, printStall, printStallBaseline, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './bench-stall';
-import { DEMO, startSandbox } from '../test/sandbox';
-import type { Sandbox } from '../test/sandbox';
-import { importAndActivate, type E2EContext } from '../test/e2e/harness/context';
-import type { CredentialRecord, WorkflowDefinition, WorkflowNode, WorkflowRecord } from '../test/e2e/harness/n8n-client';
-import { buildPackage, packPackage, type PackedPackage } from '../test/e2e/harness/package';
-import { N8N_VERSIONS, provisionN8n, REPO_ROOT } from '../test/e2e/harness/provision';
-import { describeMemory, describeStartup, startQueueStack, type QueueStack } from '../test/e2e/harness/queue-stack';
-import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
-import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../test/e2e/harness/workflows';
+} from './lists';
+import { baselineRuns, measureBulk, packBaseline, printBulk, type BulkResult, type BulkSettings } from './bulk';
+import { measureScale } from './scale';
+import { evaluationGoals, GOALS, printGoals, type GoalLine } from './goals';
+import { describeBatching, findSample, measureStall, printStall, printStallBaseline, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './stall';
+import { DEMO, startSandbox } from '../../test/sandbox';
+import type { Sandbox } from '../../test/sandbox';
+import { importAndActivate, type E2EContext } from '../../test/e2e/harness/context';
+import type { CredentialRecord, WorkflowDefinition, WorkflowNode, WorkflowRecord } from '../../test/e2e/harness/n8n-client';
+import { buildPackage, packPackage, type PackedPackage } from '../../test/e2e/harness/package';
+import { N8N_VERSIONS, provisionN8n, REPO_ROOT } from '../../test/e2e/harness/provision';
+import { describeMemory, describeStartup, startQueueStack, type QueueStack } from '../../test/e2e/harness/queue-stack';
+import { startN8nStack, type N8nStack } from '../../test/e2e/harness/stack';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, TRIGGER_NODE_TYPE, webhookNode } from '../../test/e2e/harness/workflows';
 
 // ---- options --------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ const listOption = (name: string, fallback: string): string[] => (textOption(nam
 const CPU_PROFILE_DIR = textOption('cpu-prof');
 /** n8n's node arguments: a V8 CPU profile written into CPU_PROFILE_DIR when it stops */
 const N8N_NODE_ARGS = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
-/** --n8n-probe FILE (the stall case): scripts/bench-n8n-probe.cjs writes n8n's SQLite calls, the poller's webhook calls and its event-loop delay there */
+/** --n8n-probe FILE (the stall case): scripts/bench/n8n-probe.cjs writes n8n's SQLite calls, the poller's webhook calls and its event-loop delay there */
 const PROBE_FILE = textOption('n8n-probe');
 /** --n8n-env: n8n settings to compare (the defaults are what is measured otherwise) */
 const N8N_ENV: Record<string, string> = Object.fromEntries(
@@ -501,7 +501,7 @@ function printLists(lists: ListResult[]): void {
 		rows.push(['', floorLabel, '', String(needed), String(bareConcurrency), ms(floor), '', '', '1.00×', '', '']);
 	}
 	printTable(rows, 2);
-	console.log('Columns: median = the node\'s executionTime; at 0 ms latency = the same node, same data, latency switched off (the cost of the requests themselves: n8n\'s request path, transfer, JSON, items, API handler); API per request = median arrival → answer at the sandbox (latency + handler); in flight = the most requests the sandbox had at once; latency floor = unavoidable round trips × latency at the bare client\'s concurrency; bare fetch client = the same walk by plain fetch + JSON in its own process on n8n\'s Node (scripts/bench-bare-client.mjs), i.e. what the API and network allow any client.');
+	console.log('Columns: median = the node\'s executionTime; at 0 ms latency = the same node, same data, latency switched off (the cost of the requests themselves: n8n\'s request path, transfer, JSON, items, API handler); API per request = median arrival → answer at the sandbox (latency + handler); in flight = the most requests the sandbox had at once; latency floor = unavoidable round trips × latency at the bare client\'s concurrency; bare fetch client = the same walk by plain fetch + JSON in its own process on n8n\'s Node (scripts/bench/bare-client.mjs), i.e. what the API and network allow any client.');
 	console.log('HTTP Request outputs one item per page (the raw body); our node outputs one item per element.');
 }
 
@@ -513,14 +513,14 @@ function stallN8n(bin: string): { env: Record<string, string>; nodeArgs: string[
 	if (!PROBE_FILE) return { env: N8N_ENV, nodeArgs: N8N_NODE_ARGS };
 	return {
 		env: { ...N8N_ENV, N8N_PROBE_FILE: resolve(PROBE_FILE), N8N_PROBE_MODULES: resolve(bin, '..', '..', '..') },
-		nodeArgs: [...N8N_NODE_ARGS, '--require', join(__dirname, 'bench-n8n-probe.cjs')],
+		nodeArgs: [...N8N_NODE_ARGS, '--require', join(__dirname, 'n8n-probe.cjs')],
 	};
 }
 
 /** The HTTP Request node's longest gap with the same setting in the same run, for scale (not a goal). */
 const sameRun = (http: StallSample | undefined): string => (http ? `; HTTP Request node, same setting and run: ${http.gapMs} ms` : '');
 
-/** Today's goals (scripts/bench-goals.ts), each against the figure measured in this run. */
+/** Today's goals (scripts/bench/goals.ts), each against the figure measured in this run. */
 function goalLines(lists: ListResult[], bulk: BulkResult | undefined, stall: StallResult | undefined): GoalLine[] {
 	const lines: GoalLine[] = [];
 	for (const { item, bareConcurrency, ours, bare } of lists) {

@@ -2,9 +2,9 @@
 # Mutation testing of one module with the tests that cover it (StrykerJS 10; docs/development.md,
 # "Mutation testing"). Slow, so not part of `npm test` or CI's test:all.
 #
-#   bash scripts/mutation.sh <module> <test file or folder>...
-#   bash scripts/mutation.sh nodes/shared/reading.ts test/node/answers.test.ts test/variants
-#   bash scripts/mutation.sh nodes/shared/errors.ts:100-180 test/node/errors.test.ts   (lines 100-180 only)
+#   bash scripts/tools/mutation.sh <module> <test file or folder>...
+#   bash scripts/tools/mutation.sh nodes/shared/reading.ts test/node/answers.test.ts test/variants
+#   bash scripts/tools/mutation.sh nodes/shared/errors.ts:100-180 test/node/errors.test.ts   (lines 100-180 only)
 #
 #   N8N_CACHE_DIR=...          default: ~/.cache/n8n-nodes-conversation-inbox (shared with provision-n8n.sh)
 #   STRYKER_CONCURRENCY=N      jest processes at once, default 1 (the cores are often shared)
@@ -29,7 +29,7 @@ command -v npm >/dev/null || fail "npm is not on PATH"
 command -v flock >/dev/null || fail "flock (util-linux) is not on PATH"
 command -v timeout >/dev/null || fail "timeout (coreutils) is not on PATH"
 
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 module="$1"
 shift
 [[ -f "$repo/${module%%:*}" ]] || fail "no module ${module%%:*} in $repo"

@@ -5,7 +5,7 @@
  * time, and the sequential lists (chats, templates) against their floor (pages × latency).
  * Prints figures; asserts nothing (speed is not a test).
  *
- *   npx ts-node --transpile-only scripts/bench-pagination.ts [--latency 20] [--runs 5]
+ *   npx ts-node --transpile-only scripts/bench/pagination.ts [--latency 20] [--runs 5]
  */
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -16,16 +16,16 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-bench-'));
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runRoutingNode } from '../test/helpers/n8n-harness';
-import { option } from './bench-options';
-import { DEMO, startSandbox } from '../test/sandbox';
-import type { Sandbox } from '../test/sandbox';
+import { runRoutingNode } from '../../test/helpers/n8n-harness';
+import { option } from './options';
+import { DEMO, startSandbox } from '../../test/sandbox';
+import type { Sandbox } from '../../test/sandbox';
 
 
 // By its full name: under plain Node resolution "ConversationInbox.node" finds the codex file
 // ConversationInbox.node.json before the .ts source.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
+const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 
 const LATENCY_MS = option('latency', 20);
 const RUNS = Math.max(1, Math.round(option('runs', 5)));

@@ -4,7 +4,7 @@
  * figures of one bench run. They replace issue 16's targets (≥ 4× faster than the HTTP Request
  * node, …), which are retired: the bench no longer prints a verdict on them.
  */
-import { printTable } from './bench-lists';
+import { printTable } from './lists';
 
 /** The goals, as the literal figures the issue gives. */
 export const GOALS = {

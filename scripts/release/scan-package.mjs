@@ -12,7 +12,7 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'scan-package-'));
 
 try {

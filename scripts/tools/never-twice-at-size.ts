@@ -4,7 +4,7 @@
  * answers (the sandbox's answer shape) put through writes.ts, heap measured after a full GC: with
  * the shipped 20 000 answers held, and the facts alone.
  *
- *   node --expose-gc -r ts-node/register/transpile-only scripts/never-twice-at-size.ts
+ *   node --expose-gc -r ts-node/register/transpile-only scripts/tools/never-twice-at-size.ts
  *
  * The same cases through n8n-core's WorkflowExecute at the shipped bounds are the jest suite's,
  * with its sizes raised (it needs ts-jest to load the node):
@@ -13,8 +13,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllWrites, heldWrites, limits, SHIPPED_LIMITS, writeOnce } from '../nodes/shared/writes';
-import { DEMO } from '../test/sandbox';
+import { forgetAllWrites, heldWrites, limits, SHIPPED_LIMITS, writeOnce } from '../../nodes/shared/writes';
+import { DEMO } from '../../test/sandbox';
 
 
 const gc = (globalThis as { gc?: () => void }).gc;

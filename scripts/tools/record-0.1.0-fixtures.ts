@@ -19,7 +19,7 @@
  * Usage (0.1.0 is commit 74a8fad):
  *   mkdir /tmp/release-0.1.0 && git archive 74a8fad | tar -x -C /tmp/release-0.1.0
  *   cd /tmp/release-0.1.0 && ln -s <repo>/node_modules node_modules && npm run build
- *   cd <repo> && npx ts-node --transpile-only scripts/record-0.1.0-fixtures.ts /tmp/release-0.1.0
+ *   cd <repo> && npx ts-node --transpile-only scripts/tools/record-0.1.0-fixtures.ts /tmp/release-0.1.0
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,10 +29,10 @@ import { DirectoryLoader } from 'n8n-core';
 import type { INode, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { runRoutingNode } from '../test/helpers/n8n-harness';
-import { DEMO, startSandbox } from '../test/sandbox';
+import { runRoutingNode } from '../../test/helpers/n8n-harness';
+import { DEMO, startSandbox } from '../../test/sandbox';
 
-const FIXTURES = resolve(__dirname, '..', 'test', 'fixtures', '0.1.0');
+const FIXTURES = resolve(__dirname, '..', '..', 'test', 'fixtures', '0.1.0');
 const ACTION_DIR = join(FIXTURES, 'action');
 const SUMS = join(FIXTURES, 'SHA256SUMS');
 const NODE_TYPE = 'n8n-nodes-conversation-inbox.conversationInbox';

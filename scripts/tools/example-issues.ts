@@ -1,7 +1,7 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * What n8n's editor would object to in an example workflow, for the nodes of this package (the
- * descriptions of n8n's own nodes are not here): run by `npm run lint` (scripts/check-workflows.mjs)
+ * descriptions of n8n's own nodes are not here): run by `npm run lint` (scripts/tools/check-workflows.mjs)
  * and by test/editor/example-issues.test.ts.
  *
  * - a node of ours below the latest typeVersion (an example shows what a node added today gives);
@@ -21,8 +21,8 @@ import { NodeHelpers } from 'n8n-workflow';
 
 // With the file extension: beside each .node.ts lies a .node.json (the codex), which Node's
 // resolution (ts-node, as `npm run lint` runs this) would pick first.
-const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
-const { ConversationInboxTrigger } = require(join(__dirname, '../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.ts')) as typeof import('../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node');
+const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
+const { ConversationInboxTrigger } = require(join(__dirname, '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.ts')) as typeof import('../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node');
 
 const PACKAGE = 'n8n-nodes-conversation-inbox';
 const ACTION = new ConversationInbox().description;

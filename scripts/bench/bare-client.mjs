@@ -3,7 +3,7 @@
  * JSON in a separate Node process (the Node n8n runs on), nothing else. What it takes is what the
  * API and the network allow any client; the node's overhead is what n8n and the node add to it.
  *
- *   node scripts/bench-bare-client.mjs <tag|chats|messages|templates> <baseUrl> <token> <runs> <json params>
+ *   node scripts/bench/bare-client.mjs <tag|chats|messages|templates> <baseUrl> <token> <runs> <json params>
  *
  * params: {pageSize, concurrency} and tag {tagId}, chats {category}, messages {chatInternalId},
  * templates {integrationId} (a cursor list: always one page after the other).

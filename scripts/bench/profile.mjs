@@ -3,8 +3,8 @@
  * where the time went: the functions with the most self time, and for each `name@file` pattern
  * given, the time spent in it including what it called (each sample counted once).
  *
- *   node scripts/bench-profile.mjs <file.cpuprofile> [--top 25] [pattern ...]
- *   e.g. node scripts/bench-profile.mjs /tmp/prof/CPU.*.cpuprofile authenticate@credentials-helper
+ *   node scripts/bench/profile.mjs <file.cpuprofile> [--top 25] [pattern ...]
+ *   e.g. node scripts/bench/profile.mjs /tmp/prof/CPU.*.cpuprofile authenticate@credentials-helper
  *
  * A pattern is `functionName@urlPart` (either part may be empty: `@/node_modules/n8n-nodes-conversation-inbox/`);
  * `a+b` counts the samples whose stack holds both (e.g. authenticate@credentials-helper+httpRequestWithAuthentication@).
@@ -20,7 +20,7 @@ const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
 const oursAt = args.indexOf('--ours');
 const ours = oursAt >= 0 && args.splice(oursAt, 1).length > 0;
 const [file, ...patterns] = args;
-if (!file) throw new Error('usage: bench-profile.mjs <file.cpuprofile> [--top N] [name@urlPart ...]');
+if (!file) throw new Error('usage: profile.mjs <file.cpuprofile> [--top N] [name@urlPart ...]');
 
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));

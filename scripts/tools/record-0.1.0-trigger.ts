@@ -26,7 +26,7 @@
  * Usage (0.1.0 is commit 74a8fad; its devDependencies differ from today's, so it gets its own):
  *   git worktree add /tmp/release-0.1.0-trigger 74a8fad
  *   cd /tmp/release-0.1.0-trigger && npm install --prefer-offline && npm run build
- *   cd <repo> && npx ts-node --transpile-only scripts/record-0.1.0-trigger.ts /tmp/release-0.1.0-trigger
+ *   cd <repo> && npx ts-node --transpile-only scripts/tools/record-0.1.0-trigger.ts /tmp/release-0.1.0-trigger
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const RELEASE_COMMIT = '74a8fad4c1be1d254da48a5329c66c0ff3198970';
-const FIXTURES = resolve(__dirname, '..', 'test', 'fixtures', '0.1.0');
+const FIXTURES = resolve(__dirname, '..', '..', 'test', 'fixtures', '0.1.0');
 const TRIGGER_DIR = join(FIXTURES, 'trigger');
 const SUMS = join(FIXTURES, 'SHA256SUMS');
 

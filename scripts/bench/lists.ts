@@ -1,21 +1,21 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
- * The list cases of the benchmark (scripts/bench.ts, scripts/bench-scale.ts): the sandbox's seed,
+ * The list cases of the benchmark (scripts/bench/bench.ts, scripts/bench/scale.ts): the sandbox's seed,
  * our node's and the HTTP Request node's workflows for each list, one measured run in real n8n, and
- * the bare fetch client (scripts/bench-bare-client.mjs) for the same walk.
+ * the bare fetch client (scripts/bench/bare-client.mjs) for the same walk.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { DEMO } from '../test/sandbox';
-import type { Sandbox } from '../test/sandbox';
-import { fillCategory, growChat } from '../test/sandbox/seed-bench';
-import { webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
-import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../test/e2e/harness/n8n-client';
-import { REPO_ROOT } from '../test/e2e/harness/provision';
-import { chainWorkflow } from '../test/e2e/harness/workflows';
+import { DEMO } from '../../test/sandbox';
+import type { Sandbox } from '../../test/sandbox';
+import { fillCategory, growChat } from '../../test/sandbox/seed-bench';
+import { webhookPathOf, type E2EContext } from '../../test/e2e/harness/context';
+import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../../test/e2e/harness/n8n-client';
+import { REPO_ROOT } from '../../test/e2e/harness/provision';
+import { chainWorkflow } from '../../test/e2e/harness/workflows';
 
 // ---- small helpers --------------------------------------------------------------------------
 
@@ -73,7 +73,7 @@ export interface ListCase {
 	operation: string;
 	ours: Record<string, unknown>;
 	httpRequest: (baseUrl: string) => Record<string, unknown>;
-	/** parameters of scripts/bench-bare-client.mjs for the same walk (besides the concurrency) */
+	/** parameters of scripts/bench/bare-client.mjs for the same walk (besides the concurrency) */
 	bare: Record<string, unknown>;
 }
 
@@ -322,12 +322,12 @@ export interface BareClient {
 
 /**
  * The same walk by a bare fetch + JSON client in its own process on n8n's Node
- * (scripts/bench-bare-client.mjs), `concurrency` pages at a time where the list allows: what the API
+ * (scripts/bench/bare-client.mjs), `concurrency` pages at a time where the list allows: what the API
  * and network allow any client. Async spawn: the sandbox answers from this process's event loop.
  */
 export async function measureBareClient(nodeBinary: string, item: ListCase, sandbox: Sandbox, runs: number, concurrency: number): Promise<BareClient> {
 	const params = { ...item.bare, concurrency, pageSize: item.pageSize };
-	const args = [join(REPO_ROOT, 'scripts', 'bench-bare-client.mjs'), item.key, sandbox.baseUrl, sandbox.token, String(runs), JSON.stringify(params)];
+	const args = [join(REPO_ROOT, 'scripts', 'bench', 'bare-client.mjs'), item.key, sandbox.baseUrl, sandbox.token, String(runs), JSON.stringify(params)];
 	sandbox.clearRequests();
 	const child = spawn(nodeBinary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
 	let stdout = '';

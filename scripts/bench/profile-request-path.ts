@@ -10,9 +10,9 @@
  *   chats     Chat → Get Many, Return All, 10 000 chats
  *   messages  Message → Get Many, Return All, 5 000 messages
  *
- *   node --cpu-prof --cpu-prof-dir DIR -r ts-node/register/transpile-only scripts/profile-request-path.ts \
+ *   node --cpu-prof --cpu-prof-dir DIR -r ts-node/register/transpile-only scripts/bench/profile-request-path.ts \
  *     [--only stall,tag,chats,messages] [--rounds 5] [--items 1000] [--latency 0]
- *   node scripts/bench-profile.mjs DIR/<file>.cpuprofile --ours
+ *   node scripts/bench/profile.mjs DIR/<file>.cpuprofile --ours
  *
  * The figures are for comparing two builds on the same machine in the same hour, not the bench's.
  */
@@ -32,9 +32,9 @@ const SIZES = { tagContacts: 10_000, chats: 10_000, messages: 5_000, templates: 
 
 /** The child: the sandbox, seeded as the bench's list cases; `reset` on request. */
 async function serve(): Promise<void> {
-	const { startSandbox } = await import('../test/sandbox');
-	const { seedLists } = await import('./bench-lists');
-	const { membersOf } = await import('../test/reliability/bulk');
+	const { startSandbox } = await import('../../test/sandbox');
+	const { seedLists } = await import('./lists');
+	const { membersOf } = await import('../../test/reliability/bulk');
 	const sandbox = await startSandbox({ quiet: true, latencyMs: Number(argument('latency', '0')) });
 	const reseed = (): string[] => {
 		seedLists(sandbox, SIZES);
@@ -50,12 +50,12 @@ async function serve(): Promise<void> {
 
 async function main(): Promise<void> {
 	const { DirectoryLoader } = await import('n8n-core');
-	const { forgetPaces } = await import('../nodes/shared/pace');
-	const { runRoutingNode } = await import('../test/helpers/n8n-harness');
-	const { removeBigTag, itemsFor } = await import('../test/reliability/bulk');
-	const { LIST_CASES } = await import('./bench-lists');
-	// By its full name (scripts/bench-poisoned.ts says why).
-	const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
+	const { forgetPaces } = await import('../../nodes/shared/pace');
+	const { runRoutingNode } = await import('../../test/helpers/n8n-harness');
+	const { removeBigTag, itemsFor } = await import('../../test/reliability/bulk');
+	const { LIST_CASES } = await import('./lists');
+	// By its full name (scripts/bench/poisoned.ts says why).
+	const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 	// Loaded once, as n8n loads it once: its description is built at load, not per run.
 	const node = new ConversationInbox();
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);

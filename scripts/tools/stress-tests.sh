@@ -2,14 +2,14 @@
 # Runs the jest suite N times while K processes burn CPU beside it, and prints passed/failed per run:
 # a test that depends on machine speed or wall-clock order shows up here before it flakes in CI.
 #
-#   scripts/stress-tests.sh [RUNS] [BURNERS] [-- extra jest arguments]
+#   scripts/tools/stress-tests.sh [RUNS] [BURNERS] [-- extra jest arguments]
 #   npm run test:stress -- 5 2
 #
 # Defaults: 5 runs, 2 burners. Bounded: each burner is a `node -e` busy loop that ends by itself after
 # STRESS_BURN_SECONDS (default 1800 s) and is killed when the script exits, however it exits; each
 # jest run is bounded by STRESS_RUN_SECONDS (default 1200 s). Nothing here touches the network.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 runs="${1:-5}"
 burners="${2:-2}"

@@ -17,14 +17,14 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { log, median, ms, printTable, ratio, verdict } from './bench-lists';
-import type { RateLimit, Sandbox } from '../test/sandbox';
-import { DEMO } from '../test/sandbox';
-import { importAndActivate, webhookPathOf, type E2EContext } from '../test/e2e/harness/context';
-import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../test/e2e/harness/n8n-client';
-import type { PackedPackage } from '../test/e2e/harness/package';
-import { REPO_ROOT } from '../test/e2e/harness/provision';
-import { CREDENTIAL_TYPE, chainWorkflow } from '../test/e2e/harness/workflows';
+import { log, median, ms, printTable, ratio, verdict } from './lists';
+import type { RateLimit, Sandbox } from '../../test/sandbox';
+import { DEMO } from '../../test/sandbox';
+import { importAndActivate, webhookPathOf, type E2EContext } from '../../test/e2e/harness/context';
+import type { CredentialRecord, WorkflowDefinition, WorkflowRecord } from '../../test/e2e/harness/n8n-client';
+import type { PackedPackage } from '../../test/e2e/harness/package';
+import { REPO_ROOT } from '../../test/e2e/harness/provision';
+import { CREDENTIAL_TYPE, chainWorkflow } from '../../test/e2e/harness/workflows';
 
 /** The measured node's name in both bulk cases' workflow (its executionTime is read by it). */
 export const NODE = 'Bulk';
@@ -59,7 +59,7 @@ export interface Batching {
 }
 
 /**
- * The workflow both bulk cases run (this file's and bench-stall.ts's): Webhook → Split Out → one
+ * The workflow both bulk cases run (this file's and stall.ts's): Webhook → Split Out → one
  * node removing the big tag from each contact, our node (Phone Number `={{ $json.phone }}`) or n8n's
  * HTTP Request node doing the same POSTs with a Header Auth credential, each with `batching` if given.
  * The caller sets how the trigger answers.
