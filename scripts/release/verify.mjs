@@ -33,7 +33,7 @@ const ALLOWED_IMPORTS = new Set(['n8n-workflow', 'crypto', 'node:crypto']);
 const rows = [];
 /** One row of the table: `problems` empty means passed. */
 const row = (check, problems, detail) => rows.push({ check, problems, detail });
-const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 // ---- the tarball ----------------------------------------------------------------------------
