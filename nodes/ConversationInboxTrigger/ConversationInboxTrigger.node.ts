@@ -419,7 +419,7 @@ export class ConversationInboxTrigger implements INodeType {
 
 		const request = this.getRequestObject() as unknown as { rawBody?: unknown };
 		const query = this.getQueryData() as IDataObject;
-		const payload = readPayload(this.getBodyData(), request.rawBody, query);
+		const payload = readPayload(this.getBodyData(), request.rawBody, query, singleHeader(headers, 'content-type'));
 		if (!payload.ok) {
 			return refuse(this, payload.statusCode, payload.message, {
 				reason: payload.message.replace(/^The/, 'the'),
