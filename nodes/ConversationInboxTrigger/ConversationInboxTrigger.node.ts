@@ -16,6 +16,7 @@ import {
 	WEBHOOK_EVENT_OPTIONS,
 	WEBHOOK_EVENTS,
 } from '../shared/constants';
+import { triggerTypeDefContent, withBuilderHints } from '../shared/builderHints';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { wasDone } from '../shared/errors';
@@ -218,6 +219,7 @@ export class ConversationInboxTrigger implements INodeType {
 					relationHint: 'Acts on the chat or contact of the event: stop its bot or automation, remove tags from the contact, read or update its custom fields',
 				},
 			],
+			extraTypeDefContent: triggerTypeDefContent(3),
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -231,7 +233,7 @@ export class ConversationInboxTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for an event from Conversation Inbox',
 		activationMessage:
 			'The webhooks are registered on the platform; events now start this workflow.',
-		properties: [
+		properties: withBuilderHints([
 			integrationLocatorProperty({
 				description:
 					'The channel integration (connected messaging line) whose events start the workflow',
@@ -322,7 +324,7 @@ export class ConversationInboxTrigger implements INodeType {
 					},
 				],
 			},
-		],
+		]),
 	};
 
 	methods = {
