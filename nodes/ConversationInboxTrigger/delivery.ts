@@ -156,7 +156,7 @@ function decode(bytes: Uint8Array, charset: string): string {
 
 /** The charset a Content-Type header declares, UTF-8 when it declares none. */
 function charsetOf(contentType: unknown): string {
-	const declared = typeof contentType === 'string' ? /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType) : null;
+	const declared = typeof contentType === 'string' ? /;\s*charset="?([^";\s]+)/i.exec(contentType) : null;
 	return declared ? declared[1] : 'utf-8';
 }
 

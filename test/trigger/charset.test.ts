@@ -42,6 +42,7 @@ function windows1252(text: string): Uint8Array {
 
 test.each([
 	['application/octet-stream; charset=iso-8859-1', windows1252(payloadJson)],
+	['application/octet-stream;charset=ISO-8859-1', windows1252(payloadJson)],
 	['application/vnd.inbox+json; charset="windows-1252"', windows1252(payloadJson)],
 	['application/octet-stream; charset=UTF-16LE', new Uint8Array(Buffer.from(payloadJson, 'utf16le'))],
 	['application/octet-stream', new Uint8Array(Buffer.from(payloadJson, 'utf8'))],
@@ -51,6 +52,14 @@ test.each([
 	expect(status).toBe(200);
 	expect(call.items).toHaveLength(1);
 	expect(messageText(call)).toBe(TEXT);
+});
+
+test('UTF-8 text keeps its C1 control characters (only windows-1252 bytes 0x80-0x9F are remapped)', async () => {
+	const text = 'tab\u0093stop';
+	const body = JSON.stringify({ event: 'MESSAGE_RECEIVED', integrationId: WHATSAPP, data: { message: { text } } });
+	const { status, call } = await deliver('application/octet-stream; charset=utf-8', new Uint8Array(Buffer.from(body, 'utf8')));
+	expect(status).toBe(200);
+	expect(messageText(call)).toBe(text);
 });
 
 test('a charset the trigger cannot decode is refused with 415, naming it; nothing runs', async () => {
