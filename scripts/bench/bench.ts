@@ -12,6 +12,7 @@
  *            --stall-items 1000,10000 --stall-engines default,legacy --stall-batching 1x1,1x2,2x5,50x50
  *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench/stall.ts; batching = items per batch x interval ms)
  *                                                 (with --baseline-ref given, the stall case also runs that ref's package, without Batching, in the same run)
+ *            --floor-rounds 3                     (issue 44: alternated rounds of ours and the floor nodes in the stall case, scripts/bench/floor.ts)
  *            --scale-runs 3                       (measured runs per scale point, scripts/bench/scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-probe FILE                     (scripts/bench/n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
@@ -28,6 +29,8 @@
  *   - the bare fetch client (scripts/bench/bare-client.mjs): the same walk as plain fetch + JSON, at
  *     the tag contacts' default concurrency where the list allows it (speculative offset pages for
  *     chats and messages, as the issue asks of the node);
+ *   - for tag contacts, the two floor nodes (scripts/bench/floor.ts: minimal declarative nodes with
+ *     n8n's own offset pagination, two properties and our count of them),
  * against the floor: unavoidable round trips × latency. The ratios are taken in the same run and
  * compared with today's goals (scripts/bench/goals.ts; issue 16's targets are retired).
  *
@@ -69,7 +72,8 @@ import {
 import { baselineRuns, measureBulk, packBaseline, printBulk, type BulkResult, type BulkSettings } from './bulk';
 import { measureScale } from './scale';
 import { evaluationGoals, GOALS, printGoals, type GoalLine } from './goals';
-import { describeBatching, findSample, measureStall, printStall, printStallBaseline, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './stall';
+import { describeBatching, findSample, floorFigures, measureStall, printStall, printStallBaseline, STALL_BATCHED_GAP_GOAL_MS, type StallResult, type StallSample, type StallSettings } from './stall';
+import { FLOOR_CREDENTIAL_TYPE, FLOOR_NODES, installFloor } from './floor';
 import { DEMO, startSandbox } from '../../test/sandbox';
 import type { Sandbox } from '../../test/sandbox';
 import { importAndActivate, type E2EContext } from '../../test/e2e/harness/context';
@@ -138,6 +142,7 @@ const STALL: StallSettings = {
 	pollMs: Math.max(1, option('stall-poll', 50)),
 	timeoutMs: Math.max(10, option('stall-timeout', 600)) * 1000,
 	env: {},
+	floorRounds: Math.max(0, Math.round(option('floor-rounds', 3))),
 };
 
 // ---- small helpers --------------------------------------------------------------------------
@@ -462,6 +467,8 @@ interface ListResult {
 	bare: BareClient;
 	ours0?: Measured;
 	http0?: Measured;
+	/** issue 44: the floor nodes (tag contacts only) */
+	floors?: { two: Measured; shape: Measured; two0?: Measured; shape0?: Measured; shapeProperties: number };
 	workflows: WorkflowRecord[];
 }
 
@@ -495,6 +502,11 @@ function printLists(lists: ListResult[]): void {
 		rows.push([item.label, '', '', '', '', '', '', '', '', '', '']);
 		rows.push(row(`our node (${atConcurrency(oursConcurrency)})`, String(ours.median.items), ours.median, ours0, `${ratio(http.median.nodeMs / ours.median.nodeMs)} faster`));
 		rows.push(row('HTTP Request node pagination', `${http.median.items} (pages)`, http.median, http0, '1.00×'));
+		const floors = lists.find((entry) => entry.item === item)?.floors;
+		if (floors) {
+			rows.push(row('floor: 2 properties (n8n offset pagination, 1 page at a time)', String(floors.two.median.items), floors.two.median, floors.two0, `${ratio(http.median.nodeMs / floors.two.median.nodeMs)} faster`));
+			rows.push(row(`floor: our shape (${floors.shapeProperties} properties, the same)`, String(floors.shape.median.items), floors.shape.median, floors.shape0, `${ratio(http.median.nodeMs / floors.shape.median.nodeMs)} faster`));
+		}
 		rows.push(['', `bare fetch client (${atConcurrency(bareConcurrency)})`, String(bare.items), String(bare.pages), String(bare.maxInFlight), ms(bare.median), '', '', ratio(bare.median / floor), '1.00×', '']);
 		if (bareConcurrency > 1) rows.push(['', 'floor: requests × latency', '', String(needed), '1', ms(needed * LATENCY_MS), '', '', '', '', '']);
 		const floorLabel = bareConcurrency > 1 ? `floor: (1 + ⌈(requests−1)/${bareConcurrency}⌉) × latency` : 'floor: requests × latency';
@@ -563,14 +575,25 @@ function goalLines(lists: ListResult[], bulk: BulkResult | undefined, stall: Sta
 			measured: ours && http ? `${(ours.nodeMs / http.nodeMs).toFixed(3)}× (${ours.nodeMs} / ${http.nodeMs} ms)` : 'not measured (--stall-items has no 1000)',
 			met: ours && http ? ours.nodeMs / http.nodeMs <= GOALS.stallVsHttpRequest : undefined,
 		});
-	} else lines.push({ goal: `stall: longest gap ≤ ${GOALS.stallGapPerItemMs} ms per item, ≤ ${GOALS.stallBatchedGapMs} ms with Batching; 1 000 items ≤ ${GOALS.stallVsHttpRequest}× HTTP Request`, measured: '' });
+		const floor = floorFigures(stall);
+		lines.push({
+			goal: `the floor: ours / a declarative node of our shape (${stall.floor?.shapeProperties ?? '?'} properties) ≤ ${GOALS.oursVsSameShapeFloor}, n8n CPU per item`,
+			measured: floor ? `${(floor.ours / floor.shape).toFixed(3)}× (${floor.ours.toFixed(2)} / ${floor.shape.toFixed(2)} ms, median of ${floor.rounds} rounds of ${floor.items} items)` : 'not run (--floor-rounds 0)',
+			met: floor ? floor.ours / floor.shape <= GOALS.oursVsSameShapeFloor : undefined,
+		});
+		lines.push({
+			goal: `the floor: ours / a declarative node of 2 properties (${stall.floor?.shapeProperties ?? '?'} vs 2: the cost of the shape; reported)`,
+			measured: floor ? `${(floor.ours / floor.two).toFixed(3)}× (${floor.ours.toFixed(2)} / ${floor.two.toFixed(2)} ms)` : 'not run (--floor-rounds 0)',
+			reported: floor !== undefined,
+		});
+	} else lines.push({ goal: `stall: longest gap ≤ ${GOALS.stallGapPerItemMs} ms per item, ≤ ${GOALS.stallBatchedGapMs} ms with Batching; 1 000 items ≤ ${GOALS.stallVsHttpRequest}× HTTP Request; the floor ≤ ${GOALS.oursVsSameShapeFloor}`, measured: '' });
 	return [...lines, ...evaluationGoals()];
 }
 
 // ---- main -----------------------------------------------------------------------------------
 
 /** Each selected list case: our node, the HTTP Request node, the bare client; then the same at 0 ms latency. */
-async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageConcurrency: number): Promise<ListResult[]> {
+async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageConcurrency: number, floor: { credential: CredentialRecord; shapeProperties: number }): Promise<ListResult[]> {
 	const { stack, sandbox } = ctx;
 	const lists: ListResult[] = [];
 	for (const item of LIST_CASES.filter((c) => ONLY.has(c.key))) {
@@ -584,7 +607,20 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 		// A cursor list cannot be fetched ahead: its next page needs the one before.
 		const bareConcurrency = item.paging === 'cursor' ? 1 : pageConcurrency;
 		const bare = await measureBareClient(ctx.install.node, item, sandbox, RUNS, bareConcurrency);
-		lists.push({ item, oursConcurrency: declaredConcurrency(item.resource, item.operation), bareConcurrency, ours, http, bare, workflows: [oursWf, httpWf] });
+		const entry: ListResult = { item, oursConcurrency: declaredConcurrency(item.resource, item.operation), bareConcurrency, ours, http, bare, workflows: [oursWf, httpWf] };
+		if (item.key === 'tag') {
+			// The floor nodes (issue 44): the same list through n8n's own declarative pagination.
+			const floorParameters = { operation: 'getContacts', tagId: DEMO.tags.big.id };
+			const twoWf = await importAndActivate(ctx, listWorkflow('bench floor two tag', floorParameters, FLOOR_NODES.list.two, 1, floor.credential, FLOOR_CREDENTIAL_TYPE));
+			const shapeWf = await importAndActivate(ctx, listWorkflow('bench floor shape tag', floorParameters, FLOOR_NODES.list.shape, 1, floor.credential, FLOOR_CREDENTIAL_TYPE));
+			entry.floors = {
+				two: await measureList(ctx, twoWf, item.path, 'floor (2 properties) tag', RUNS),
+				shape: await measureList(ctx, shapeWf, item.path, `floor (our shape, ${floor.shapeProperties}) tag`, RUNS),
+				shapeProperties: floor.shapeProperties,
+			};
+			entry.workflows.push(twoWf, shapeWf);
+		}
+		lists.push(entry);
 	}
 	// The same runs without the injected latency: what is left is the cost of the requests
 	// themselves (n8n's request path, transfer, JSON, items) and of the API's handler.
@@ -592,6 +628,10 @@ async function measureLists(ctx: E2EContext, headerAuth: CredentialRecord, pageC
 	for (const entry of lists) {
 		entry.ours0 = await measureList(ctx, entry.workflows[0], entry.item.path, `ours ${entry.item.key} at 0 ms latency`, RUNS);
 		entry.http0 = await measureList(ctx, entry.workflows[1], entry.item.path, `HTTP Request ${entry.item.key} at 0 ms latency`, RUNS);
+		if (entry.floors) {
+			entry.floors.two0 = await measureList(ctx, entry.workflows[2], entry.item.path, `floor (2 properties) ${entry.item.key} at 0 ms latency`, RUNS);
+			entry.floors.shape0 = await measureList(ctx, entry.workflows[3], entry.item.path, `floor (our shape) ${entry.item.key} at 0 ms latency`, RUNS);
+		}
 		for (const workflow of entry.workflows) await stack.client.deactivate(workflow.id);
 	}
 	sandbox.setLatency(LATENCY_MS);
@@ -605,6 +645,7 @@ async function main(): Promise<void> {
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-bench-pack-'));
 	let sandbox: Sandbox | undefined;
 	let stack: N8nStack | undefined;
+	let userFolder: string | undefined;
 	try {
 		const packed: PackedPackage = packPackage(packDir);
 		const tarball = tarballSize();
@@ -624,11 +665,14 @@ async function main(): Promise<void> {
 			log(`sandbox: ${JSON.stringify(SIZES)}, latency ${LATENCY_MS} ms`);
 			seedLists(sandbox, SIZES);
 			log(`starting n8n ${install.version}`);
+			// Our package and the floor package (scripts/bench/floor.ts) in one user folder.
+			userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
+			const { shape: shapeProperties } = installFloor(userFolder, sandbox.baseUrl);
 			stack = await startN8nStack({
 				install,
 				packed,
 				api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
-				folderPrefix: 'n8n-bench-',
+				userFolder,
 				// not debug: its per-execution logging would be measured too (info prints the readiness line the harness waits for)
 				logLevel: 'info',
 				nodeArgs: N8N_NODE_ARGS,
@@ -640,7 +684,8 @@ async function main(): Promise<void> {
 				type: 'httpHeaderAuth',
 				data: { name: 'Authorization', value: `Bearer ${sandbox.token}` },
 			});
-			lists = await measureLists(ctx, headerAuth, pageConcurrency);
+			const floorCredential = await stack.client.createCredential({ name: 'Bench floor', type: FLOOR_CREDENTIAL_TYPE, data: { apiToken: sandbox.token } });
+			lists = await measureLists(ctx, headerAuth, pageConcurrency, { credential: floorCredential, shapeProperties });
 			burstRuns = ONLY.has('trigger') ? await measureTrigger(ctx) : undefined;
 			if (ONLY.has('bulk')) {
 				const { limited, ours } = await measureBulk(ctx, headerAuth, BULK);
@@ -701,6 +746,7 @@ async function main(): Promise<void> {
 		await stack?.stop();
 		await sandbox?.close();
 		rmSync(packDir, { recursive: true, force: true });
+		if (userFolder && process.env.E2E_KEEP_USER_FOLDER !== '1') rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 

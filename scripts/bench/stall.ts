@@ -25,11 +25,14 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { HTTP_REQUEST_VERSION, NODE, removalWorkflow, type Batching } from './bulk';
-import { log, ms, printTable, ratio } from './lists';
+import { FLOOR_CREDENTIAL_TYPE, FLOOR_NODES, installFloor } from './floor';
+import { log, median, ms, printTable, ratio } from './lists';
+import { GOALS } from './goals';
 import { DEMO } from '../../test/sandbox';
 import type { Sandbox } from '../../test/sandbox';
 import { importAndActivate, webhookPathOf, type E2EContext } from '../../test/e2e/harness/context';
@@ -38,7 +41,7 @@ import type { PackedPackage } from '../../test/e2e/harness/package';
 import type { N8nInstall } from '../../test/e2e/harness/provision';
 import { REPO_ROOT } from '../../test/e2e/harness/provision';
 import { startN8nStack, type N8nStack } from '../../test/e2e/harness/stack';
-import { webhookNode } from '../../test/e2e/harness/workflows';
+import { chainWorkflow, webhookNode } from '../../test/e2e/harness/workflows';
 
 const PATH = '/v2/tag/remove-from-contact';
 const BIG = DEMO.tags.big.id;
@@ -63,9 +66,12 @@ export interface StallSettings {
 	env: Record<string, string>;
 	/** extra arguments for n8n's node (the bench's --cpu-prof) */
 	nodeArgs?: string[];
+	/** issue 44: rounds of ours and the two floor nodes, alternated, at the smallest item count (0: none) */
+	floorRounds: number;
 }
 
-type Client = 'ours' | 'http';
+/** our node, n8n's HTTP Request node, and the two floor nodes (./floor.ts): two properties, and our count of them */
+export type Client = 'ours' | 'http' | 'floorTwo' | 'floorShape';
 
 export interface StallSample {
 	engine: Engine;
@@ -110,6 +116,8 @@ export interface StallResult {
 	search: StallSample[];
 	/** the Batching setting measured everywhere: the fastest within the goal, else the one with the shortest gap */
 	chosen?: Batching;
+	/** issue 44: ours and the floors, alternated rounds at the smallest item count (first engine) */
+	floor?: { rounds: StallSample[]; twoProperties: number; shapeProperties: number };
 	/** whether the chosen setting kept the gap within the goal at the search's size */
 	chosenWithinGoal: boolean;
 }
@@ -187,12 +195,32 @@ const longestGap = (probes: Probe[], from: number, to: number, target?: Probe['t
 
 // ---- workflows ------------------------------------------------------------------------------
 
-function stallWorkflow(name: string, client: Client, batching: Batching | undefined, sandbox: Sandbox, credential: CredentialRecord, headerAuth: CredentialRecord, timeoutMs: number): WorkflowDefinition {
-	const definition = removalWorkflow(name, `bench-stall-${client}-${randomUUID()}`, client, batching, sandbox, credential, headerAuth);
+function stallWorkflow(name: string, client: Client, batching: Batching | undefined, sandbox: Sandbox, credentials: StallCredentials, timeoutMs: number): WorkflowDefinition {
+	const path = `bench-stall-${client}-${randomUUID()}`;
+	const definition =
+		client === 'ours' || client === 'http'
+			? removalWorkflow(name, path, client, batching, sandbox, credentials.ours, credentials.headerAuth)
+			: floorWorkflow(name, path, client, credentials.floor);
 	// Answer the trigger at once: the bench waits on the sandbox and the execution, not on a long request.
 	definition.nodes[0].parameters = { ...definition.nodes[0].parameters, responseMode: 'onReceived' };
 	// n8n's own bound on the execution (it fires once n8n's event loop is free again).
 	definition.settings = { ...definition.settings, executionTimeout: Math.ceil(timeoutMs / 1000) };
+	return definition;
+}
+
+interface StallCredentials {
+	ours: CredentialRecord;
+	headerAuth: CredentialRecord;
+	floor: CredentialRecord;
+}
+
+/** The same removal by a floor node: Phone Number mapped as ours is, the big tag in its request. */
+function floorWorkflow(name: string, path: string, client: 'floorTwo' | 'floorShape', credential: CredentialRecord): WorkflowDefinition {
+	const split = { name: 'Split', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.contacts', options: {} } };
+	const type = client === 'floorTwo' ? FLOOR_NODES.remove.two : FLOOR_NODES.remove.shape;
+	const step = { name: NODE, type, typeVersion: 1, parameters: { operation: 'removeFromContact', phoneNumber: '={{ $json.phone }}' }, executeOnce: false };
+	const definition = chainWorkflow(name, path, [split, step], credential);
+	definition.nodes[2].credentials = { [FLOOR_CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
 	return definition;
 }
 
@@ -356,18 +384,23 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 	for (const [engineIndex, engine] of settings.engines.entries()) {
 		log(`stall: starting a fresh n8n ${install.version} (${engine === 'default' ? "n8n's default expression engine" : 'N8N_EXPRESSION_ENGINE=legacy'})`);
 		let stack: N8nStack | undefined;
+		// Our package and the floor package (./floor.ts) in one user folder.
+		const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-stall-'));
 		try {
+			const floorShape = installFloor(userFolder, sandbox.baseUrl);
 			stack = await startN8nStack({
 				install,
 				packed,
 				api: { baseUrl: sandbox.baseUrl, apiToken: sandbox.token },
-				folderPrefix: 'n8n-bench-stall-',
+				userFolder,
 				logLevel: 'info',
 				nodeArgs: settings.nodeArgs,
 				env: { ...settings.env, ...(engine === 'legacy' ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}) },
 			});
 			const ctx: E2EContext = { major: install.major, install, sandbox, stack, client: stack.client };
 			const headerAuth = await stack.client.createCredential({ name: 'Inbox API (Header Auth)', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${sandbox.token}` } });
+			const floor = await stack.client.createCredential({ name: 'Bench floor', type: FLOOR_CREDENTIAL_TYPE, data: { apiToken: sandbox.token } });
+			const credentials: StallCredentials = { ours: stack.credential, headerAuth, floor };
 			const poll = await importAndActivate(ctx, pollWorkflow());
 			const pollUrl = `${stack.n8n.url}/webhook/${webhookPathOf(poll)}`;
 			await until(async () => (await fetch(pollUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.status)) === 200, Date.now() + 30_000);
@@ -377,7 +410,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 			const workflowFor = async (client: Client, batching: Batching | undefined): Promise<WorkflowRecord> => {
 				const key = `${client} ${describeBatching(batching)}`;
 				if (!workflows.has(key)) {
-					const workflow = await importAndActivate(ctx, stallWorkflow(`bench stall ${key}`, client, batching, sandbox, stack!.credential, headerAuth, settings.timeoutMs));
+					const workflow = await importAndActivate(ctx, stallWorkflow(`bench stall ${key}`, client, batching, sandbox, credentials, settings.timeoutMs));
 					// warm-up: a few items through it (n8n loads the node, the credential, the isolate)
 					await runStall(setup, workflow, client, batching, 20);
 					workflows.set(key, workflow);
@@ -399,10 +432,23 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 				return sample;
 			};
 			for (const items of sizes) {
-				for (const client of ['ours', 'http'] as const) {
+				for (const client of ['ours', 'http', 'floorTwo', 'floorShape'] as const) {
 					const sample = await run(client, undefined, items);
 					if (sample) engineResult.samples.push(sample);
 				}
+			}
+			// The floor's goal (ours / the same-shape floor ≤ 1.05): CPU per item is a few percent apart,
+			// so ours and both floors run several rounds, in a rotating order, at the smallest count.
+			if (engineIndex === 0 && settings.floorRounds > 0) {
+				const rounds: StallSample[] = [];
+				const order: Client[] = ['ours', 'floorShape', 'floorTwo'];
+				for (let round = 0; round < settings.floorRounds; round++) {
+					for (const client of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
+						const sample = await run(client, undefined, sizes[0]);
+						if (sample) rounds.push(sample);
+					}
+				}
+				result.floor = { rounds, twoProperties: floorShape.two, shapeProperties: floorShape.shape };
 			}
 			if (engineIndex === 0) {
 				for (const candidate of settings.batching) {
@@ -428,6 +474,7 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 			for (const workflow of [poll, ...workflows.values()]) await stack.client.deactivate(workflow.id).catch(() => undefined);
 		} finally {
 			await stack?.stop();
+			if (process.env.E2E_KEEP_USER_FOLDER !== '1') rmSync(userFolder, { recursive: true, force: true });
 		}
 	}
 	return result;
@@ -436,6 +483,9 @@ export async function measureStall(options: StallOptions): Promise<StallResult> 
 // ---- printing -------------------------------------------------------------------------------
 
 const engineLabel = (engine: Engine): string => (engine === 'default' ? "n8n's default (vm)" : 'legacy');
+const CLIENT_LABELS: Record<Client, string> = { ours: 'our node', http: 'HTTP Request', floorTwo: 'floor: 2 properties', floorShape: 'floor: our shape' };
+const clientLabel = (client: Client, result?: StallResult): string =>
+	client === 'floorShape' && result?.floor ? `floor: our shape (${result.floor.shapeProperties} properties)` : CLIENT_LABELS[client];
 /** a time after the execution's start, in seconds (where a gap lay: before n8n's loop ended, while sending, after) */
 const seconds = (msecs: number): string => `${(msecs / 1000).toFixed(2)} s`;
 const perItem = (s: StallSample): string => `${(s.gapMs / s.items).toFixed(2)} ms`;
@@ -462,7 +512,7 @@ export function printStall(result: StallResult): void {
 		for (const s of engine.samples) {
 			rows.push([
 				'',
-				s.client === 'ours' ? 'our node' : 'HTTP Request',
+				clientLabel(s.client, result),
 				describeBatching(s.batching),
 				String(s.items),
 				String(s.done),
@@ -502,12 +552,47 @@ export function printStall(result: StallResult): void {
 				ratios.push([`${engineLabel(engine.engine)}: ${label}`, String(items), ratio(a.gapMs / b.gapMs), orDash(a.firstRequestMs / b.firstRequestMs, ratio), orDash(a.nodeMs / b.nodeMs, ratio), ratio(a.cpuMs / b.cpuMs)]);
 			};
 			line('ours / HTTP Request', ours, http);
+			line('ours / floor, our shape', ours, findSample(result, engine.engine, 'floorShape', items, false));
+			line('ours / floor, 2 properties', ours, findSample(result, engine.engine, 'floorTwo', items, false));
 			line('ours with / without Batching', oursB, ours);
 			line('ours with Batching / HTTP Request with Batching', oursB, httpB);
 			line('ours with Batching / HTTP Request without', oursB, http);
 		}
 	}
 	printTable(ratios);
+	printFloor(result);
+}
+
+/** The floor's medians (n8n CPU per item, run time) over the alternated rounds; undefined when not run. */
+export function floorFigures(result: StallResult): { ours: number; shape: number; two: number; oursMs: number; shapeMs: number; twoMs: number; rounds: number; items: number } | undefined {
+	const rounds = result.floor?.rounds ?? [];
+	const of = (client: Client): StallSample[] => rounds.filter((s) => s.client === client && !s.timedOut && s.done === s.items);
+	const [ours, shape, two] = [of('ours'), of('floorShape'), of('floorTwo')];
+	if (!ours.length || !shape.length || !two.length) return undefined;
+	const cpu = (samples: StallSample[]): number => median(samples.map((s) => s.cpuMs / s.items));
+	const run = (samples: StallSample[]): number => median(samples.map((s) => s.nodeMs));
+	return { ours: cpu(ours), shape: cpu(shape), two: cpu(two), oursMs: run(ours), shapeMs: run(shape), twoMs: run(two), rounds: Math.min(ours.length, shape.length, two.length), items: ours[0].items };
+}
+
+function printFloor(result: StallResult): void {
+	const floor = result.floor;
+	const figures = floorFigures(result);
+	if (!floor || !figures) return;
+	console.log('');
+	console.log(
+		`The floor (issue 44): our node and two minimal declarative nodes sending the same POSTs (scripts/bench/floor.ts), ${figures.rounds} rounds each in a rotating order, ${figures.items} items, ${engineLabel(result.engines[0].engine)}; medians of the rounds.`,
+	);
+	const rows: string[][] = [['node', 'top-level properties', 'n8n CPU per item', 'run time', 'runs (CPU per item)', 'ours / this (CPU)', 'ours / this (run time)']];
+	for (const [client, properties, cpu, run] of [
+		['ours', floor.shapeProperties, figures.ours, figures.oursMs],
+		['floorShape', floor.shapeProperties, figures.shape, figures.shapeMs],
+		['floorTwo', floor.twoProperties, figures.two, figures.twoMs],
+	] as const) {
+		const runs = floor.rounds.filter((s) => s.client === client).map((s) => (s.cpuMs / s.items).toFixed(2)).join(' / ');
+		rows.push([clientLabel(client, result), String(properties), `${cpu.toFixed(2)} ms`, ms(run), runs, ratio(figures.ours / cpu), ratio(figures.oursMs / run)]);
+	}
+	printTable(rows);
+	console.log(`Goal: ours / the same-shape floor ≤ ${GOALS.oursVsSameShapeFloor} (n8n CPU per item): what our own code adds; ours / the two-property floor is the cost of the shape (reported).`);
 }
 
 
