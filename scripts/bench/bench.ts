@@ -12,7 +12,7 @@
  *            --stall-items 1000,10000 --stall-engines default,legacy --stall-batching 1x1,1x2,2x5,50x50
  *            --stall-poll 50 --stall-timeout 600   (the stall case, scripts/bench/stall.ts; batching = items per batch x interval ms)
  *                                                 (with --baseline-ref given, the stall case also runs that ref's package, without Batching, in the same run)
- *            --floor-rounds 3                     (issue 44: alternated rounds of ours and the floor nodes in the stall case, scripts/bench/floor.ts)
+ *            --floor-rounds 3 --floor-items 1000  (issue 44: alternated rounds of ours and the floor nodes in the stall case, and the sizes the floors also run at; scripts/bench/floor.ts)
  *            --scale-runs 3                       (measured runs per scale point, scripts/bench/scale.ts)
  *            --cpu-prof DIR                       (n8n writes a V8 CPU profile there when it stops)
  *            --n8n-probe FILE                     (scripts/bench/n8n-probe.cjs: n8n's SQLite calls, the poller's webhook calls, event-loop delay)
@@ -143,6 +143,7 @@ const STALL: StallSettings = {
 	timeoutMs: Math.max(10, option('stall-timeout', 600)) * 1000,
 	env: {},
 	floorRounds: Math.max(0, Math.round(option('floor-rounds', 3))),
+	floorItems: listOption('floor-items', '1000').map((v) => Math.max(1, Math.round(Number(v)))),
 };
 
 // ---- small helpers --------------------------------------------------------------------------
