@@ -29,7 +29,6 @@ export function ourTopLevelProperties(): number {
 	const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
 	const file = manifest.n8n.nodes.find((path) => path.endsWith('ConversationInbox.node.js'));
 	if (!file || !existsSync(join(REPO_ROOT, file))) throw new Error('the built action node is missing: run npm run build');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { ConversationInbox } = require(join(REPO_ROOT, file)) as { ConversationInbox: new () => { description: { properties: unknown[] } } };
 	return new ConversationInbox().description.properties.length;
 }
