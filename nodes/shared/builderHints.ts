@@ -1,4 +1,4 @@
-import type { IBuilderHintVariation, IParameterBuilderHint, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IBuilderHintVariation, IParameterBuilderHint, INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { ID_PLACEHOLDER } from './constants';
 
@@ -37,30 +37,25 @@ const PROPERTY_HINTS: Record<string, { builderHint: IParameterBuilderHint }> = {
  */
 const refusesPlaceholder = (property: INodeProperties, nested: boolean): boolean => !nested && property.type !== 'string';
 
-/** Types the builder's type definition leaves out (n8n draws them, a workflow stores nothing). */
-const DISPLAY_ONLY = new Set(['notice', 'hidden', 'button', 'callout']);
-/** n8n refuses to load a node with a builderHint on these (n8n-core validateNodeDescription). */
+/** n8n refuses to load a node with a builderHint on its resource, operation or mode selector (n8n-core validateNodeDescription). */
 const DISCRIMINATORS = new Set(['resource', 'operation', 'mode']);
 
 /**
  * `properties` with their builder hints: the table's hint by name, and `placeholderSupported: false`
- * where a placeholder cannot work (IParameterBuilderHint requires a text: an empty one prints none).
- * Collections and fixed collections get the same for their entries.
+ * where a placeholder cannot work (IParameterBuilderHint requires a text: an empty one prints none;
+ * n8n's type definition leaves out notices and hidden fields, whatever they hold). Collections and
+ * fixed collections get the same for their entries.
  */
 export function withBuilderHints(properties: INodeProperties[], nested = false): INodeProperties[] {
 	return properties.map((property) => {
-		if (DISPLAY_ONLY.has(property.type) || (DISCRIMINATORS.has(property.name) && property.type === 'options')) return property;
+		if (DISCRIMINATORS.has(property.name) && property.type === 'options') return property;
 		const builderHint: IParameterBuilderHint = { propertyHint: PROPERTY_HINTS[property.name]?.builderHint.propertyHint ?? '' };
 		if (refusesPlaceholder(property, nested)) builderHint.placeholderSupported = false;
-		const hinted: INodeProperties = builderHint.propertyHint || builderHint.placeholderSupported === false ? { ...property, builderHint } : property;
-		if (property.type === 'collection' && property.options) {
-			return { ...hinted, options: withBuilderHints(property.options as INodeProperties[], true) };
-		}
-		if (property.type === 'fixedCollection' && property.options) {
-			return {
-				...hinted,
-				options: property.options.map((group) => ('values' in group ? { ...group, values: withBuilderHints(group.values, true) } : group)),
-			};
+		const hinted: INodeProperties = { ...property, builderHint };
+		if (property.type === 'collection') return { ...hinted, options: withBuilderHints(property.options as INodeProperties[], true) };
+		if (property.type === 'fixedCollection') {
+			const groups = property.options as INodePropertyCollection[];
+			return { ...hinted, options: groups.map((group) => ({ ...group, values: withBuilderHints(group.values, true) })) };
 		}
 		return hinted;
 	});
@@ -121,23 +116,21 @@ function sdkCode(value: unknown): string {
  * of Chat above Integration → Get Many), then the resource's example.
  */
 export function typeDefContent(properties: INodeProperties[], version: number): IBuilderHintVariation[] {
-	const resources = properties.find((property) => property.name === 'resource')?.options as INodePropertyOptions[];
-	const resourceName = (value: string): string => resources.find((option) => option.value === value)?.name ?? value;
+	const resources = properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[];
+	const newest = (selector: INodeProperties): number => Math.max(...((selector.displayOptions!.show!['@version'] as number[] | undefined) ?? [0]));
 	// Newest version first: the generator types a node's highest version.
-	const selectors = properties
-		.filter((property) => property.name === 'operation')
-		.sort((a, b) => Math.max(...((b.displayOptions?.show?.['@version'] as number[]) ?? [0])) - Math.max(...((a.displayOptions?.show?.['@version'] as number[]) ?? [0])));
+	const selectors = properties.filter((property) => property.name === 'operation').sort((a, b) => newest(b) - newest(a));
 	const names = new Map<string, string>();
 	const variations: IBuilderHintVariation[] = [];
 	for (const selector of selectors) {
-		const resource = String(selector.displayOptions?.show?.resource?.[0]);
+		const resource = String(selector.displayOptions!.show!.resource![0]);
 		for (const option of selector.options as INodePropertyOptions[]) {
 			const key = `${resource} ${option.value}`;
 			if (names.has(key)) continue;
-			names.set(key, `${resourceName(resource)} → ${option.name}`);
+			names.set(key, `${resources.find((entry) => entry.value === resource)!.name} → ${option.name}`);
 			variations.push({
 				displayOptions: { show: { resource: [resource], operation: [option.value] } },
-				content: `${names.get(key)}: ${option.description ?? option.action}`,
+				content: `${names.get(key)}: ${option.description}`,
 			});
 		}
 	}

@@ -10,12 +10,12 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 import { generateNodeTypeFile } from '@n8n/workflow-sdk';
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { DEFAULT_NODE_VERSION } from '../../nodes/ConversationInbox/helpers/operation';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
-import { RESOURCE_EXAMPLES } from '../../nodes/shared/builderHints';
+import { RESOURCE_EXAMPLES, typeDefContent } from '../../nodes/shared/builderHints';
 import { nodeIssues } from '../../scripts/tools/example-issues';
 import { operationsOf } from '../helpers/operations';
 
@@ -57,9 +57,44 @@ describe("the action node's type for the AI builder", () => {
 			const example = operationsOf(action).find((entry) => entry.resource === resource && entry.operation === RESOURCE_EXAMPLES[resource].operation)!;
 			const title = `${example.resourceName} → ${example.option.name}`;
 			expect(body).toContain(`* <pattern title="${title}">`);
+			// One description (the newest version's) and one example, none of another resource.
+			expect(body.split(`* ${resourceName} → ${option.name}: `)).toHaveLength(2);
+			expect(body.split('* <pattern title=')).toHaveLength(2);
 			expect(body).toContain(`* node({ type: '${PACKAGE}.conversationInbox', version: ${DEFAULT_NODE_VERSION}, config: { name: '${title}', parameters: { resource: "${resource}", `);
 		},
 	);
+
+	test('the examples, as the builder reads them', () => {
+		const line = (resource: string, operation: string): string => operationType(resource, operation).split('\n').find((text) => text.includes('* node({'))!.trim();
+		const rl = '{ __rl: true, mode: "id", value: "clx2v8k1h0000abcd1234efgh" }';
+		expect(
+			[
+				['automation', 'stopInChat'],
+				['botIntegration', 'create'],
+				['chat', 'getAll'],
+				['customField', 'get'],
+				['group', 'getInviteUrl'],
+				['integration', 'getAll'],
+				['message', 'getAll'],
+				['tag', 'removeFromContact'],
+				['template', 'getAll'],
+				['user', 'getAll'],
+				['webhook', 'create'],
+			].map(([resource, operation]) => line(resource, operation).replace(/^\* node\(\{ type: '[^']+', version: \d+, config: \{ name: '[^']+', parameters: /, '')),
+		).toEqual([
+			`{ resource: "automation", operation: "stopInChat", phoneNumber: expr('{{ $json.phoneNumber }}') } } })`,
+			'{ resource: "botIntegration", operation: "create", name: "Support bot", url: "https://bots.example.com/api/v1/bots/clx2v8k1h0000abcd1234efgh" } } })',
+			'{ resource: "chat", operation: "getAll", category: "queue", limit: 50 } } })',
+			`{ resource: "customField", operation: "get", phoneNumber: expr('{{ $json.phoneNumber }}') } } })`,
+			`{ resource: "group", operation: "getInviteUrl", integrationId: ${rl}, groupJid: "120363025246125486@g.us" } } })`,
+			'{ resource: "integration", operation: "getAll", returnAll: true } } })',
+			`{ resource: "message", operation: "getAll", chatInternalId: { __rl: true, mode: "id", value: expr('{{ $json.chatInternalId }}') }, returnAll: true } } })`,
+			`{ resource: "tag", operation: "removeFromContact", phoneNumber: expr('{{ $json.phoneNumber }}'), tagNames: ["VIP"] } } })`,
+			`{ resource: "template", operation: "getAll", integrationId: ${rl}, returnAll: true } } })`,
+			'{ resource: "user", operation: "getAll", returnAll: true } } })',
+			`{ resource: "webhook", operation: "create", integrationId: ${rl}, url: "https://example.com/inbox-events", type: "MESSAGE_RECEIVED" } } })`,
+		]);
+	});
 
 	test('an example writes an expression as expr(), a locator as its object, a list as a list', () => {
 		expect(operationType('tag', 'removeFromContact')).toContain(
@@ -86,6 +121,34 @@ describe("the action node's type for the AI builder", () => {
 		expect(fieldDoc(operationType('tag', 'getContacts'), 'tag')).toContain(`@builderHint mode 'name' with the exact tag name, or mode 'id' with a tag ID: ${id}.`);
 		expect(fieldDoc(operationType('automation', 'stopInChat'), 'chatId')).toContain('not the internal chat ID (chatInternalId)');
 		expect(fieldDoc(operationType('message', 'getAll'), 'chatInternalId')).toContain('not the channel chat ID (chatId)');
+		expect(fieldDoc(operationType('group', 'getInviteUrl'), 'integrationId')).toContain(`@builderHint mode 'list' with an empty value lets the user pick; mode 'id' takes an ID: ${id}.`);
+		// Inside collections and fixed collections too.
+		const update = operationType('automation', 'update');
+		expect(fieldDoc(update, 'automationBotId')).toContain(`@builderHint ${id}.`);
+		expect(fieldDoc(update, 'tagId')).toContain(`@builderHint ${id}.`);
+		expect(fieldDoc(operationType('customField', 'upsert'), 'templateFieldId')).toContain(`@builderHint ${id}.`);
+		// A field the table has no hint for gets none.
+		expect(fieldDoc(operationType('chat', 'getAll'), 'limit')).not.toContain('@builderHint');
+	});
+
+	test('n8n loads the node: no builderHint on the Resource and Operation selectors (n8n-core refuses one there)', () => {
+		const selectors = action.properties.filter((property) => property.name === 'resource' || property.name === 'operation');
+		expect(selectors.length).toBeGreaterThan(10);
+		expect(selectors.filter((property) => 'builderHint' in property).map((property) => property.name)).toEqual([]);
+	});
+
+	test("each operation's description comes from its newest version's selector, whatever the order of the properties", () => {
+		const selector = (version: number, description: string): INodeProperties => ({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			default: 'update',
+			displayOptions: { show: { resource: ['automation'], '@version': [version] } },
+			options: [{ name: 'Update', value: 'update', description }],
+		});
+		const resource: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'options', default: 'automation', options: [{ name: 'Automation', value: 'automation' }] };
+		const [first] = typeDefContent([resource, selector(1, 'as released'), selector(2, 'partial')], 2);
+		expect(first).toEqual({ displayOptions: { show: { resource: ['automation'], operation: ['update'] } }, content: 'Automation → Update: partial' });
 	});
 
 	test('a locator, an option, a number or a collection takes no placeholder; a text field does', () => {
@@ -94,6 +157,9 @@ describe("the action node's type for the AI builder", () => {
 		expect(fieldDoc(group, 'groupJid')).not.toContain('@placeholderSupported');
 		const chats = operationType('chat', 'getAll');
 		for (const field of ['category', 'returnAll', 'limit', 'filters', 'options']) expect(fieldDoc(chats, field)).toContain('@placeholderSupported false');
+		// Inside a collection or a fixed collection the SDK puts no placeholder at all: nothing to say there.
+		expect(fieldDoc(operationType('automation', 'update'), 'triggerType')).not.toContain('@placeholderSupported');
+		expect(fieldDoc(operationType('customField', 'upsert'), 'valueType')).not.toContain('@placeholderSupported');
 	});
 });
 
