@@ -1,6 +1,4 @@
-// The package's `main`: the node and credential classes, for those who embed or test the package
-// (`require('n8n-nodes-conversation-inbox')`). n8n itself loads the files that package.json's "n8n"
-// section lists. Needs the build (dist/), which the published package ships.
+// The package's `main` (for embedding or testing the package); n8n loads the files package.json's "n8n" lists.
 const { ConversationInbox } = require('./dist/nodes/ConversationInbox/ConversationInbox.node.js');
 const { ConversationInboxTrigger } = require('./dist/nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.js');
 const { ConversationInboxApi } = require('./dist/credentials/ConversationInboxApi.credentials.js');

@@ -1,4 +1,4 @@
-// StrykerJS (mutation testing): which tests cannot fail. Run it with scripts/mutation.sh, which
+// StrykerJS (mutation testing): which tests cannot fail. Run it with scripts/tools/mutation.sh, which
 // installs Stryker outside the repo and sets the two variables read here (docs/development.md,
 // "Mutation testing"):
 //   STRYKER_MUTATE  the module(s) to mutate, comma-separated (`nodes/shared/reading.ts`; a line
@@ -17,7 +17,7 @@ const list = (name) =>
 const mutate = list('STRYKER_MUTATE');
 const tests = list('STRYKER_TESTS');
 if (mutate.length === 0 || tests.length === 0) {
-	throw new Error('stryker.config.mjs: set STRYKER_MUTATE and STRYKER_TESTS (run it with scripts/mutation.sh)');
+	throw new Error('stryker.config.mjs: set STRYKER_MUTATE and STRYKER_TESTS (run it with scripts/tools/mutation.sh)');
 }
 
 // Reports and the incremental record are kept per module, under reports/mutation/ (git-ignored).

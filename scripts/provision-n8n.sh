@@ -4,7 +4,7 @@
 # run from several processes at once (one lock per install folder).
 #
 #   scripts/provision-n8n.sh [2|1|all|node24|verdaccio]     default: 2 (node24: only Node 24, for
-#                                                           scripts/mutation.sh; verdaccio: the local
+#                                                           scripts/tools/mutation.sh; verdaccio: the local
 #                                                           npm registry of the e2e install suite)
 #   N8N_CACHE_DIR=...                      default: ~/.cache/n8n-nodes-conversation-inbox
 #

@@ -3,7 +3,7 @@
 // On a cold machine the slowest step is not a test: installing n8n 2.41.1 and 1.123.81 into the
 // cache (about 11 minutes, mostly download and unpacking), Chromium and PostgreSQL/Redis from Debian.
 // None of that is needed before the e2e suite, so it runs in the background from the first second,
-// beside the typecheck, lint, build, scan and jest, and the e2e suite starts once both are done.
+// beside the typecheck, build, verify (lint, scanner, package checks) and jest, and the e2e suite starts once both are done.
 // Warm (everything cached), the background step only checks its markers and ends at once.
 //
 // Each step's output goes to the terminal as it comes; the background step's goes to a log file
@@ -62,11 +62,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 	});
 }
 
+// verify holds the lint, n8n's scanner and the package checks (scripts/release/verify.mjs).
 const FOREGROUND = [
 	['npm', ['run', 'typecheck']],
-	['npm', ['run', 'lint']],
 	['npm', ['run', 'build']],
-	['npm', ['run', 'scan']],
+	['npm', ['run', 'verify']],
 	['npm', ['test']],
 ];
 

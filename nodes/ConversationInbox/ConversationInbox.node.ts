@@ -8,6 +8,7 @@ import { operationSubtitle } from '../shared/subtitle';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { getUsers } from '../shared/userOptions';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './helpers/operation';
+import { typeDefContent, withBuilderHints } from '../shared/builderHints';
 import { largeRunHints } from './helpers/options';
 import { shareByName } from './helpers/sharing';
 import { declaredOperationProperties } from './resources';
@@ -44,6 +45,9 @@ const resourceSelector: INodeProperties = {
  * one property per parameter name (helpers/sharing.ts: n8n evaluates every property per item).
  */
 const operationProperties = shareByName(declaredOperationProperties, NODE_VERSIONS);
+
+/** Every property, with what n8n's AI workflow builder reads about it (shared/builderHints.ts). */
+const properties = withBuilderHints([resourceSelector, ...operationProperties]);
 
 /**
  * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.
@@ -97,6 +101,8 @@ export class ConversationInbox implements INodeType {
 					relationHint: 'Connected as a tool, this node is offered to MCP clients (Claude Desktop, Cursor)',
 				},
 			],
+			// Each operation's description and its resource's example, in its own type.
+			extraTypeDefContent: typeDefContent(properties, DEFAULT_NODE_VERSION),
 		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -120,10 +126,7 @@ export class ConversationInbox implements INodeType {
 				'Content-Type': 'application/json',
 			},
 		},
-		properties: [
-			resourceSelector,
-			...operationProperties,
-		],
+		properties,
 		// After a run of 1 000 items or more without Batching: what it cost and the setting that helps
 		// (helpers/options.ts), instead of a notice above every panel.
 		hints: largeRunHints(),

@@ -17,6 +17,7 @@ import {
 	WEBHOOK_EVENT_OPTIONS,
 	WEBHOOK_EVENTS,
 } from '../shared/constants';
+import { triggerTypeDefContent, withBuilderHints } from '../shared/builderHints';
 import { integrationLocatorProperty, searchIntegrations } from '../shared/integrationLocator';
 import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { monotonicNow } from '../shared/clock';
@@ -305,6 +306,7 @@ export class ConversationInboxTrigger implements INodeType {
 					relationHint: 'Acts on the chat or contact of the event: stop its bot or automation, remove tags from the contact, read or update its custom fields',
 				},
 			],
+			extraTypeDefContent: triggerTypeDefContent(3),
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -318,7 +320,7 @@ export class ConversationInboxTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for an event from Conversation Inbox',
 		activationMessage:
 			'The webhooks are registered on the platform; events now start this workflow.',
-		properties: [
+		properties: withBuilderHints([
 			integrationLocatorProperty({
 				description:
 					'The channel integration (connected messaging line) whose events start the workflow',
@@ -441,7 +443,7 @@ export class ConversationInboxTrigger implements INodeType {
 					},
 				],
 			},
-		],
+		]),
 	};
 
 	methods = {
@@ -541,7 +543,7 @@ export class ConversationInboxTrigger implements INodeType {
 
 		const request = this.getRequestObject() as unknown as { rawBody?: unknown };
 		const query = this.getQueryData() as IDataObject;
-		const payload = readPayload(this.getBodyData(), request.rawBody, query);
+		const payload = readPayload(this.getBodyData(), request.rawBody, query, singleHeader(headers, 'content-type'));
 		if (!payload.ok) {
 			return refuse(this, payload.statusCode, payload.message, {
 				reason: payload.message.replace(/^The/, 'the'),

@@ -121,7 +121,7 @@ export function publicHeaders(headers: Headers): IDataObject {
 
 export type PayloadResult =
 	| { ok: true; payload: unknown; source: 'body' | 'query' }
-	| { ok: false; statusCode: 400 | 413; message: string };
+	| { ok: false; statusCode: 400 | 413 | 415; message: string };
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
@@ -144,13 +144,36 @@ function parseText(text: string): PayloadResult | undefined {
 }
 
 /**
+ * Bytes 0x80-0x9F of windows-1252, the encoding WHATWG (and TextDecoder) gives the labels
+ * iso-8859-1, latin1 and windows-1252: Node's TextDecoder reads them as C1 controls (“ as U+0093).
+ */
+const WINDOWS_1252_80_9F =
+	'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+	'\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** `bytes` read in `charset`; throws for a charset TextDecoder does not know. */
+function decode(bytes: Uint8Array, charset: string): string {
+	const decoder = new TextDecoder(charset);
+	const text = decoder.decode(bytes);
+	if (decoder.encoding !== 'windows-1252') return text;
+	return text.replace(/[\u0080-\u009f]/g, (char) => WINDOWS_1252_80_9F[char.charCodeAt(0) - 0x80]);
+}
+
+/** The charset a Content-Type header declares, UTF-8 when it declares none. */
+function charsetOf(contentType: unknown): string {
+	const declared = typeof contentType === 'string' ? /;\s*charset="?([^";\s]+)/i.exec(contentType) : null;
+	return declared ? declared[1] : 'utf-8';
+}
+
+/**
  * The delivered payload. Rules, in order:
  * - a body n8n already parsed (JSON, form) that is not empty is the payload;
- * - a text body (text/plain, or the raw bytes of an unknown content type) is parsed as JSON:
- *   invalid JSON → 400, longer than MAX_RAW_BODY_LENGTH → 413 (no execution either way);
+ * - a text body (text/plain, or the raw bytes of an unknown content type, read in the charset its
+ *   Content-Type declares, as n8n 3.2 reads bodies) is parsed as JSON: invalid JSON → 400, longer
+ *   than MAX_RAW_BODY_LENGTH → 413, a charset no decoder knows → 415 (no execution in each case);
  * - otherwise (GET, or an empty body) the query string is the payload.
  */
-export function readPayload(body: unknown, rawBody: unknown, query: unknown): PayloadResult {
+export function readPayload(body: unknown, rawBody: unknown, query: unknown, contentType?: unknown): PayloadResult {
 	if (Array.isArray(body) || (isPlainObject(body) && Object.keys(body).length > 0)) {
 		return { ok: true, payload: body, source: 'body' };
 	}
@@ -165,7 +188,14 @@ export function readPayload(body: unknown, rawBody: unknown, query: unknown): Pa
 				message: `The body is larger than ${MAX_RAW_BODY_LENGTH} bytes`,
 			};
 		}
-		const parsed = parseText(new TextDecoder('utf-8').decode(rawBody));
+		const charset = charsetOf(contentType);
+		let text: string;
+		try {
+			text = decode(rawBody, charset);
+		} catch {
+			return { ok: false, statusCode: 415, message: `The body's charset "${charset}" is not one the trigger can read` };
+		}
+		const parsed = parseText(text);
 		if (parsed) return parsed;
 	}
 	return { ok: true, payload: isPlainObject(query) ? query : {}, source: 'query' };

@@ -21,7 +21,7 @@ import { monotonicNow } from './clock';
  *   5 s between tries, so a run idle that long can no longer be retried. A run with a write on the
  *   wire is never dropped. Checked when a write comes (no timer).
  * - The FACT that a write was done (or may have been) is kept for the run's whole life, whatever
- *   the size: about 180 bytes a write, measured by scripts/never-twice-at-size.ts (its item, a
+ *   the size: about 180 bytes a write, measured by scripts/tools/never-twice-at-size.ts (its item, a
  *   128-bit hash of the request; nothing of the request itself, never the token).
  * - Its ANSWER (what the retried item shows) is kept for at most `limits.maxAnswers` writes of the
  *   whole process, the oldest forgotten first. A retried item whose answer was forgotten says that

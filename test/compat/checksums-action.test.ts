@@ -1,6 +1,6 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
- * The 0.1.0 fixtures are frozen (scripts/record-0.1.0-fixtures.ts recorded the action node's once
+ * The 0.1.0 fixtures are frozen (scripts/tools/record-0.1.0-fixtures.ts recorded the action node's once
  * from the released build): any change to a file, a file missing, or a file not listed fails the
  * suite. SHA256SUMS holds one `sha256  path` line per file, path relative to test/fixtures/0.1.0;
  * this file checks that every file of the folder is listed and the action node's lines (action/...),

@@ -1,7 +1,7 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The 0.1.0 trigger fixtures are frozen (recorded once from the released build by
- * scripts/record-0.1.0-trigger.ts): a fixture that changes, appears or disappears fails here.
+ * scripts/tools/record-0.1.0-trigger.ts): a fixture that changes, appears or disappears fails here.
  * test/fixtures/0.1.0/SHA256SUMS holds one `sha256  path` line per file, path relative to that
  * folder, sorted by path; this file checks the trigger's lines (trigger/...).
  */

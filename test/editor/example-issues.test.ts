@@ -1,15 +1,15 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The examples open clean in n8n's editor (no parameter issue, no value its parameter type cannot
- * hold, our nodes at their latest typeVersion), checked by scripts/example-issues.ts, which
- * `npm run lint` runs too (scripts/check-workflows.mjs). Each objection the check exists for is
+ * hold, our nodes at their latest typeVersion), checked by scripts/tools/example-issues.ts, which
+ * `npm run lint` runs too (scripts/tools/check-workflows.mjs). Each objection the check exists for is
  * shown here on an example put back the way it was wrong.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { ExampleNode } from '../../scripts/example-issues';
-import { workflowIssues } from '../../scripts/example-issues';
+import type { ExampleNode } from '../../scripts/tools/example-issues';
+import { workflowIssues } from '../../scripts/tools/example-issues';
 
 const DIR = join(__dirname, '../../examples/workflows');
 const load = (name: string): { nodes: ExampleNode[] } =>

@@ -20,12 +20,18 @@ const declared: INodeTypeDescription = {
 	properties: [shared.properties[0], ...declaredOperationProperties],
 };
 
-/** What a property shows, without the rules that select its operation (they differ by design). */
+/** What a property shows, without the rules that select its operation (they differ by design) and the builderHint only n8n's AI builder reads. */
 function shown(property: INodeProperties): unknown {
 	const { displayOptions, options, ...rest } = property;
 	const show = { ...displayOptions?.show };
 	for (const key of ['resource', 'operation', '@version', '/resource', '/operation']) delete show[key];
-	return { ...rest, show, hide: displayOptions?.hide, options: property.type === 'collection' ? undefined : options };
+	return withoutBuilderHints({ ...rest, show, hide: displayOptions?.hide, options: property.type === 'collection' ? undefined : options });
+}
+
+function withoutBuilderHints(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(withoutBuilderHints);
+	if (!value || typeof value !== 'object') return value;
+	return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'builderHint').map(([key, entry]) => [key, withoutBuilderHints(entry)]));
 }
 
 /** The panel n8n shows for these parameters: each field, and each collection's entries. */

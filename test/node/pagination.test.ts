@@ -4,7 +4,7 @@
  * latency. Order and completeness are compared with the sandbox's state; the number of requests in
  * flight is measured on the sandbox's side, with the concurrent pages held by the sandbox until as
  * many as the setting allows are on the wire (so a busy machine cannot make the count smaller). No
- * assertion here is about speed or clock order (scripts/bench-pagination.ts prints the figures).
+ * assertion here is about speed or clock order (scripts/bench/pagination.ts prints the figures).
  */
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';

@@ -4,7 +4,7 @@
  * Tag → Remove From Contact with Retry On Fail (3 tries) over many items, one refused on the first
  * try, and the sandbox counts what it receives per contact: every write the API accepted is received
  * exactly once, past the memory's answers bound (lowered here: SIZE_ANSWERS answers for SIZE_ITEMS
- * items, as the shipped 20 000 are for 100 000; `scripts/never-twice-at-size.ts` runs the shipped
+ * items, as the shipped 20 000 are for 100 000; `scripts/tools/never-twice-at-size.ts` runs the shipped
  * bounds), with two executions at once, and on a run longer than the memory's time bound (a fake
  * monotonic clock that moves a quarter of the bound with every request the sandbox receives).
  * The sandbox has no rate limit here: the case is the memory, not the pace.

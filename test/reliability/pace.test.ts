@@ -4,7 +4,7 @@
  * token's rate (token bucket, 429 with or without Retry-After), through n8n-core's real RoutingNode
  * over real HTTP. What is asserted is counted by the sandbox (requests per item, 429s, requests held
  * at once) or read from its state, never from the clock: how long a run takes is the bench's figure
- * (scripts/bench.ts --only bulk; docs/performance.md "Many items"). Only the exponential backoff is
+ * (scripts/bench/bench.ts --only bulk; docs/performance.md "Many items"). Only the exponential backoff is
  * shortened (fast-retry.ts); Retry-After is real.
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());

@@ -2,7 +2,7 @@ import { DEMO } from './demo';
 import type { SandboxState } from './state';
 import type { Chat, ChatCategory } from './types';
 
-// Shapes the seeded state for the benchmark (scripts/bench.ts), after the ordinary seed: lists whose
+// Shapes the seeded state for the benchmark (scripts/bench/bench.ts), after the ordinary seed: lists whose
 // sizes are exact multiples of the API's page sizes. Only used by the bench; tests never call it.
 
 /**

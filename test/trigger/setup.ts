@@ -176,7 +176,7 @@ export interface RecordedDelivery {
 
 /**
  * The trigger as the released 0.1.0 left it, recorded once from its build and frozen
- * (test/fixtures/0.1.0/trigger/, made by scripts/record-0.1.0-trigger.ts; SHA256SUMS guards them):
+ * (test/fixtures/0.1.0/trigger/, made by scripts/tools/record-0.1.0-trigger.ts; SHA256SUMS guards them):
  * the node as the 0.1.0 editor saved it, its activation (webhook URL, the registrations the
  * sandbox received), its static data after activation and after deactivation, and deliveries.
  */
