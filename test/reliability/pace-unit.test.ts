@@ -230,6 +230,10 @@ describe('a 429 lowers the pace', () => {
 		// a send made after the decrease, refused 1 s or more after it: cap 5 → 2
 		await answer(later, 429, { 'retry-after': '0' });
 		expect(pace.inFlight).toBe(4);
+		// a second refusal event in a row with nothing accepted: its Retry-After of 0 is no wait any
+		// more; the backoff's hold (2 s ± 25 %) is waited out (no slot is free for its probe)
+		await at(6999 + 2500);
+		expect(went()).toBe(12);
 		await answerOldest(2, 503);
 		expect(pace.inFlight).toBe(2);
 		expect(went()).toBe(12);
