@@ -423,4 +423,23 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		expect(second).toEqual({ outcome: { kind: 'accepted', result: { ok: true, value: { n: 1 } } }, remembered: true });
 		expect(write.counter.sends).toBe(2);
 	});
+
+	// Found by scripts/never-twice-at-size.ts (1 692 B a fact instead of 181): a wake-up armed anew for
+	// every write kept one hour-long timer per write alive.
+	test('one wake-up for the whole memory: 1 000 writes of one run and 1 000 executions of one write arm one timer in all', async () => {
+		let armed = 0;
+		memoryTime.wakeAfter = () => {
+			armed++;
+			return { stop: () => undefined };
+		};
+		for (let item = 0; item < 1_000; item++) {
+			now += 1;
+			await ask(scope(item, 'one run'), sent, accepted);
+		}
+		for (let execution = 0; execution < 1_000; execution++) {
+			now += 1;
+			await ask(scope(0, `one write ${execution}`), sent, accepted);
+		}
+		expect(armed).toBe(1);
+	});
 });
