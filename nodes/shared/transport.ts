@@ -49,8 +49,8 @@ export const CREDENTIAL_NAME = 'conversationInboxApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * How long after the Timeout n8n's client gives up by itself: a request whose answer never comes
- * (a hung API) is closed by then, after answeredWithin has reported the timeout.
+ * How long after the Timeout n8n's client gives up by itself: the backstop, should a client not
+ * close a request when exchange (below) aborts it at its Timeout; exchange waits for the close.
  */
 export const TIMEOUT_BACKSTOP_MS = 60_000;
 
