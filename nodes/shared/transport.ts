@@ -344,7 +344,16 @@ export async function sendRequest(
 	const send = async (): Promise<IDataObject> =>
 		await withRetry(attempt, { method, repeatable: onlyAsks, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
 	const scope = onlyAsks ? undefined : writeScopeOf(context, call.itemIndex);
-	if (scope === undefined) return await send();
+	if (scope === undefined) {
+		try {
+			return await send();
+		} catch (error) {
+			// The trigger's registrations come here: one answered 5xx or timed out may have been made.
+			// (`written` is set by the attempts, in the closure above.)
+			if (!onlyAsks && (written as WriteOutcome['kind']) === 'unknown') throw possiblyDone(error);
+			throw error;
+		}
+	}
 	// A write: never twice in one execution (writes.ts), whatever n8n's Retry On Fail asks.
 	const result = await writeOnce(scope, { method, baseURL: options.baseURL, url: path, qs: options.qs, body: options.body }, async () => {
 		try {
@@ -356,6 +365,7 @@ export async function sendRequest(
 	});
 	if ('earlier' in result) return fromEarlierTry(result.earlier, () => node(), method, path, call.itemIndex);
 	const { sent: outcome } = result;
+	if (outcome.kind === 'unknown') throw possiblyDone(outcome.error);
 	if (outcome.kind !== 'accepted') throw outcome.error;
 	if (outcome.result.ok) return outcome.result.value;
 	throw outcome.result.error;
@@ -366,11 +376,30 @@ export async function sendRequest(
  * outcome is unknown, an error saying why it is not sent again.
  */
 function fromEarlierTry(earlier: Earlier, node: () => INode, method: string, path: string, itemIndex?: number): IDataObject {
-	if (earlier.kind === 'unknown') throw notSentAgainError(node(), earlier.first, method, path, itemIndex);
+	if (earlier.kind === 'unknown') throw possiblyDone(notSentAgainError(node(), earlier.first, method, path, itemIndex));
 	// Done on an earlier try whose answer the memory no longer holds.
 	if (earlier.result === undefined) return doneEarlier(node(), method, path, itemIndex);
 	if (earlier.result.ok) return earlier.result.value;
 	throw earlier.result.error;
+}
+
+/** The errors of writes the API may have carried out (sent, then a 5xx, a timeout, a lost connection, a page not the API's). */
+const mayBeDone = new WeakSet<object>();
+
+function possiblyDone(error: unknown): unknown {
+	if (error !== null && typeof error === 'object') mayBeDone.add(error);
+	return error;
+}
+
+/**
+ * True when `error`, thrown by sendRequest or inboxApiRequest for a write, leaves it unknown
+ * whether the API carried the write out (it was sent, then answered 5xx, timed out, lost its
+ * connection or was answered by a page that is not the API's): the trigger counts such a
+ * registration as possibly made. False for refusals (4xx, 429, `success: false`), for what never
+ * left, and for requests that only ask.
+ */
+export function mayHaveBeenDone(error: unknown): boolean {
+	return error !== null && typeof error === 'object' && mayBeDone.has(error);
 }
 
 /**

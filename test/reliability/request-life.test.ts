@@ -11,7 +11,15 @@
  */
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
 
+import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { inboxApiRequest, mayHaveBeenDone } from '../../nodes/shared/transport';
+import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
+import { TRIGGER_TYPE } from '../helpers/trigger-harness';
+import { triggerParameters } from '../trigger/setup';
+import { VALID } from './operations';
 
 import { PACE } from '../../nodes/shared/pace';
 import { forgetAllWrites, heldWrites } from '../../nodes/shared/writes';
@@ -203,5 +211,60 @@ describe('every Retry-After is read or ignored, never a crash (Build 6; row 9)',
 		expect(text).not.toMatch(/Invalid time value|Invalid Date|NaN/);
 		if (out[0].json.error === undefined) expect(removalsOf(ctx.sandbox).map((r) => r.status)).toEqual([429, 200]);
 		else expect(text).toMatch(/HTTP 429/);
+	});
+});
+
+/**
+ * What the trigger learns of a registration that failed (issue 42, Build 1's part on the request
+ * path): `mayHaveBeenDone(error)` is true when the API may have carried the write out (sent, then a
+ * 5xx, a lost connection after it was read, a page not the API's), false for a refusal, for what
+ * never left, and for a request that only asks. Called as the trigger calls it: inboxApiRequest in
+ * a context of n8n-core (here the pickers' LoadOptionsContext), and for the action node's items.
+ */
+describe('mayHaveBeenDone: a failed registration the platform may have made', () => {
+	const WEBHOOK_PATH = '/integration/webhook/create';
+	const register = async (): Promise<unknown> => {
+		const trigger = new ConversationInboxTrigger();
+		const { workflow, node } = makeWorkflow(TRIGGER_TYPE, trigger, triggerParameters());
+		const context = new LoadOptionsContext(workflow, node, makeAdditionalData({ baseUrl: ctx.sandbox.baseUrl, apiToken: ctx.sandbox.token }), 'parameters.integrationId');
+		return await inboxApiRequest
+			.call(context, { method: 'POST', path: WEBHOOK_PATH, body: { integrationId: DEMO.integrations.whatsapp.id, url: 'https://example.com/hook', method: 'POST', type: 'MESSAGE_RECEIVED', headers: [], delayMinutes: 0, transferType: 'ALL' } })
+			.then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+	};
+
+	test.each([
+		['answered 502', true, { kind: 'status', status: 502 } as const],
+		['read, then the connection dropped', true, { kind: 'reset-after' } as const],
+		['answered 400', false, { kind: 'status', status: 400 } as const],
+		['answered 429 with Retry-After: 120 (not retried)', false, { kind: 'status', status: 429, retryAfterSeconds: 120 } as const],
+		['answered success: false', false, { kind: 'success-false' } as const],
+	])('a registration %s: may have been made %s', async (_label, possibly, fault) => {
+		ctx.sandbox.addFault({ path: WEBHOOK_PATH, times: Infinity, ...fault });
+		const error = await register();
+		expect(error).toBeInstanceOf(Error);
+		expect(mayHaveBeenDone(error)).toBe(possibly);
+	});
+
+	test('a GET answered 502 every time: not a write, never "may have been done"; an error that is no object neither', async () => {
+		ctx.sandbox.addFault({ path: '/integration/list', kind: 'status', status: 502, times: Infinity });
+		const out = await run(ctx.sandbox, { parameters: { resource: 'integration', operation: 'getAll', returnAll: true }, continueOnFail: true });
+		expect(out[0].error).toBeInstanceOf(Error);
+		expect(mayHaveBeenDone(out[0].error)).toBe(false);
+		expect(mayHaveBeenDone(undefined)).toBe(false);
+		expect(mayHaveBeenDone('HTTP 502')).toBe(false);
+	});
+
+	test("the action node's write answered 502: its error item may have been done; a retry's \"Not sent again\" too", async () => {
+		forgetAllWrites();
+		ctx.sandbox.addFault({ path: BOT_PATH, kind: 'status', status: 502, times: Infinity });
+		const result = await runWorkflow(ctx.sandbox, { parameters: VALID.botCreate, items: [{}], onError: 'continueRegularOutput', retryOnFail: true, maxTries: 2, waitBetweenTries: 10, executionId: executionId() });
+		const [regular] = result.outputs;
+		expect(String(regular[0].json.error)).toMatch(/Not sent again/);
+		expect(mayHaveBeenDone(regular[0].error)).toBe(true);
+		const first = await run(ctx.sandbox, { parameters: VALID.botCreate, continueOnFail: true });
+		expect(mayHaveBeenDone(first[0].error)).toBe(true);
 	});
 });
