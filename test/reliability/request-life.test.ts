@@ -138,6 +138,27 @@ describe('a timed-out request is closed, and holds its slot until it is (Build 3
 	}, 30_000);
 });
 
+describe('a timed-out request is closed at its Timeout (Build 3)', () => {
+	test('12 removals the API never answers (held), Timeout 500 ms: each closed by the node while held, then the next sent; never more than 10 open', async () => {
+		const { sandbox } = ctx;
+		const phones = membersOf(sandbox).slice(0, 12);
+		const held = sandbox.hold({ path: '/tag/remove-from-contact' });
+		try {
+			const out = await run(sandbox, { parameters: removeBigTag, items: itemsFor(phones), continueOnFail: true, timeoutMs: 500 });
+			for (const item of out) expect(String(item.json.error)).toBe('The API did not answer within 500 ms (timeout)');
+			expect(held.held).toHaveLength(12);
+			// Closed by the node, no answer ever written; the 11th and 12th sent only after a close.
+			await sandbox.waitForRequests(() => held.held.every((request) => request.answeredSeq !== undefined), 5_000);
+			expect(held.held.map((request) => request.status)).toEqual(Array(12).fill(0));
+			const firstClose = Math.min(...held.held.slice(0, 10).map((request) => request.answeredSeq as number));
+			for (const later of held.held.slice(10)) expect(later.seq).toBeGreaterThan(firstClose);
+			expect(sandbox.maxInFlight).toBeLessThanOrEqual(PACE.initialInFlight);
+		} finally {
+			held.release();
+		}
+	}, 30_000);
+});
+
 describe('retries follow what the operation does: Validate Phone Number only asks (Build 5; row 8)', () => {
 	const validate: INodeParameters = { resource: 'integration', operation: 'validatePhoneNumber', integrationId: DEMO.integrations.whatsapp.id, phoneNumber: DEMO.contacts.alice.phoneNumber };
 
