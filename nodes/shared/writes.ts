@@ -131,7 +131,7 @@ interface RunMemory {
 	lastActive: number;
 	/** writes on the wire */
 	onWire: number;
-	/** dropped from the memory (idle, or forgotten): what settles later is not kept */
+	/** forgotten (forgetAllWrites) with a write on the wire: what settles later is not kept */
 	dropped: boolean;
 	/** item + request hash → what is held */
 	writes: Map<string, Held>;
@@ -170,10 +170,9 @@ function writeKeyOf(scope: WriteScope, sent: SentWrite): string {
 	return `${scope.item} ${hash}`;
 }
 
-/** A run leaves the memory, its answers with it. */
+/** A run leaves the memory, its answers with it (only a run without a write on the wire: nothing settles in it later). */
 function drop(run: RunMemory): void {
 	runs.delete(run.key);
-	run.dropped = true;
 	for (const held of run.writes.values()) if (typeof held === 'object' && 'earlier' in held) answers.delete(held);
 }
 
@@ -195,7 +194,8 @@ function touch(run: RunMemory, now: number): void {
 
 /**
  * Arms the wake-up for the first moment a run may be released: the least recently active run
- * without a write on the wire (a run with one is touched, and this called again, when it settles).
+ * without a write on the wire (a run with one is touched, and this called again, when it settles;
+ * a run that only answers from memory has a write settled before, which armed it).
  * That moment never comes earlier than one armed before (runs are in order of last activity, and a
  * run is touched to the end), so an armed wake-up is kept: when it fires it releases what is due and
  * arms the next. One timer for the whole memory, whatever the number of writes.
@@ -220,15 +220,11 @@ function scheduleRelease(): void {
 	release = { at, stop: wake.stop };
 }
 
-/** The run's memory, made the most recently active (after idle runs were released); the caller schedules the release. */
+/** The run's memory, made the most recently active (after idle runs were released). */
 function activeRun(key: string): RunMemory {
 	const now = memoryTime.now();
 	dropIdleRuns(now);
-	let run = runs.get(key);
-	if (run === undefined) {
-		run = { key, lastActive: now, onWire: 0, dropped: false, writes: new Map() };
-		runs.set(key, run);
-	}
+	const run = runs.get(key) ?? { key, lastActive: now, onWire: 0, dropped: false, writes: new Map() };
 	touch(run, now);
 	return run;
 }
@@ -264,7 +260,6 @@ async function own(run: RunMemory, key: string, send: () => Promise<WriteOutcome
 	let settle: () => void = () => undefined;
 	run.writes.set(key, { settled: new Promise<void>((resolve) => (settle = resolve)) });
 	run.onWire++;
-	scheduleRelease();
 	let outcome: WriteOutcome | undefined;
 	try {
 		outcome = await send();
@@ -293,7 +288,6 @@ export async function writeOnce(scope: WriteScope, sent: SentWrite, send: () => 
 		const run = activeRun(runKey);
 		const held = run.writes.get(key);
 		if (held === undefined) return await own(run, key, send);
-		scheduleRelease();
 		if (held === 'accepted' || held === 'unknown') return { earlier: { kind: held } };
 		if ('earlier' in held) return { earlier: held.earlier };
 		// On the wire: its end decides; look again then (not done: the first to look sends it).

@@ -442,4 +442,36 @@ describe('the memory of writes: per node run, idle-bounded, the fact kept (write
 		}
 		expect(armed).toBe(1);
 	});
+
+	test('a write asked about is activity too: a retry answered from memory keeps its run for another whole bound', async () => {
+		let sends = 0;
+		const send = async () => {
+			sends++;
+			return await accepted();
+		};
+		await ask(scope(0), sent, send);
+		now += IDLE - 1;
+		expect((await ask(scope(0), sent, send)).remembered).toBe(true);
+		now += IDLE - 1;
+		expect((await ask(scope(0), sent, send)).remembered).toBe(true);
+		expect(sends).toBe(1);
+	});
+
+	test('what the memory counts while a write is on the wire and two tries wait for it: 1 on the wire, 2 waiting, no fact yet; then 1 fact', async () => {
+		const write = heldWrite();
+		const waiting = [ask(scope(0), sent, write.send), ask(scope(0), sent, write.send)];
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(heldWrites()).toEqual({ runs: 1, facts: 0, answers: 0, onWire: 1, waiting: 2 });
+		write.release({ kind: 'accepted', result: { ok: true, value: { n: 5 } } });
+		await Promise.all([write.first, ...waiting]);
+		expect(heldWrites()).toEqual({ runs: 1, facts: 1, answers: 1, onWire: 0, waiting: 0 });
+	});
+
+	test('forgotten while a write is on the wire (what a restart does): its outcome, when it comes, is not kept', async () => {
+		const write = heldWrite();
+		forgetAllWrites();
+		write.release({ kind: 'accepted', result: { ok: true, value: { n: 6 } } });
+		await write.first;
+		expect(heldWrites()).toEqual({ runs: 0, facts: 0, answers: 0, onWire: 0, waiting: 0 });
+	});
 });
