@@ -47,7 +47,9 @@ export class ConversationInboxApi implements ICredentialType {
 	];
 
 	/**
-	 * `Authorization: Bearer <token>` on every request. A function rather than the generic
+	 * `Authorization: Bearer <token>` on every request, the token trimmed: a token pasted with a space
+	 * or a line break around it is the same token (HTTP would drop a trailing space anyway, and a
+	 * leading one would be sent as part of it). A function rather than the generic
 	 * `=Bearer {{$credentials.apiToken}}` block: n8n resolves that expression anew for every request
 	 * (in n8n 2.x through its expression engine), which a plain string needs not.
 	 */
@@ -56,7 +58,7 @@ export class ConversationInboxApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => ({
 		...requestOptions,
-		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiToken)}` },
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiToken).trim()}` },
 	});
 
 	// GET /user/list is cheap, has no parameters and needs a valid token.

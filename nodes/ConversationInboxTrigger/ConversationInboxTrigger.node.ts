@@ -22,7 +22,7 @@ import { integrationLocatorProperty, searchIntegrations } from '../shared/integr
 import { selectedOptionsSubtitle } from '../shared/subtitle';
 import { monotonicNow } from '../shared/clock';
 import { wasDone } from '../shared/errors';
-import { CREDENTIAL_NAME, inboxApiRequest } from '../shared/transport';
+import { CREDENTIAL_NAME, inboxApiRequest, mayHaveBeenDone } from '../shared/transport';
 import type { Headers } from './delivery';
 import {
 	checkDeliverySecret,
@@ -95,22 +95,10 @@ function webhookUrlOf(context: IHookFunctions): string {
 }
 
 /**
- * True when a registration the API did not accept may exist all the same: anything but the API's
- * refusal (HTTP 4xx) of a request that was sent. A 5xx or no answer at all (a timeout, a reset)
- * may come after the platform stored it. Counting a registration that does not exist as possibly
- * made costs nothing (it is never reused); the reverse would let its deliveries double the next one.
- */
-function mayExist(failure: Error): boolean {
-	if (!(failure instanceof NodeApiError)) return false;
-	const status = Number(failure.httpCode);
-	return !(status >= 400 && status < 500);
-}
-
-/**
  * Registers one webhook. Any 2xx the API sent counts as registered (DESIGN.md, "Reading the API's
  * answers"), with or without the webhook in it: the platform has it, and registering it again
  * would deliver every event twice. Returns the failure otherwise; the caller records the
- * registration either way (as possibly made when it may exist) and throws the failure.
+ * registration either way (as possibly made when it may exist: transport.ts's mayHaveBeenDone, a 5xx, a timeout, a lost connection, a page not the API's) and throws the failure.
  *
  * A refusal is the request path's own NodeApiError, with its message also at the start of its
  * description: when an activation fails, n8n's editor shows a NodeApiError's description only
@@ -125,7 +113,7 @@ async function register(context: IHookFunctions, body: IDataObject, event: strin
 	if (wasDone(failure)) return undefined;
 	if (failure instanceof NodeApiError) {
 		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
-		const retry = mayExist(failure)
+		const retry = mayHaveBeenDone(failure)
 			? 'The platform may have registered it all the same: activating again registers it anew, and only the new registration starts the workflow (deliveries of this one, if it exists, are acknowledged and ignored).'
 			: undefined;
 		failure.description = [refusal, failure.description, retry].filter(Boolean).join(' ');
@@ -506,7 +494,7 @@ export class ConversationInboxTrigger implements INodeType {
 						keep(registration);
 						continue;
 					}
-					if (mayExist(failure)) keep({ ...registration, possiblyMade: true });
+					if (mayHaveBeenDone(failure)) keep({ ...registration, possiblyMade: true });
 					throw failure;
 				}
 				return true;

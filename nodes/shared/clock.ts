@@ -88,3 +88,28 @@ export function afterLoopFreeMs(ms: number, fire: () => void): { stop: () => voi
 	arm(ms);
 	return { stop: () => wake?.stop() };
 }
+
+/** The longest wait a Node timer holds (about 24.8 days); a longer one would fire at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A wake-up that does not keep the process alive, for housekeeping due long after the work that
+ * asked for it (the memory of writes releases a node run an hour after its last activity,
+ * writes.ts): n8n-workflow's `sleep` is a plain timer, which would hold a worker that is shutting
+ * down, or a test process, for that hour. `AbortSignal.timeout`'s timer is unref'd (Node's
+ * documentation of AbortSignal.timeout). `stop()` makes it a no-op (the timer itself cannot be
+ * cleared; it ends when due, or with the signal once nothing listens to it). A wait longer than a
+ * timer can hold wakes early: the caller looks again then.
+ */
+export function wakeAfterUnref(ms: number, wake: () => void): { stop: () => void } {
+	let live = true;
+	const signal = AbortSignal.timeout(Math.min(LONGEST_TIMER_MS, Math.max(0, Math.ceil(ms))));
+	signal.addEventListener('abort', () => {
+		if (live) wake();
+	}, { once: true });
+	return {
+		stop: () => {
+			live = false;
+		},
+	};
+}

@@ -73,6 +73,31 @@ export function redactText(text: string, secrets: Array<string | undefined> = []
 }
 
 /**
+ * The forms in which an API can echo a secret (the API token), each redacted: trimmed (HTTP drops
+ * the spaces a pasted token may carry, and the credential sends it trimmed; the token as stored
+ * holds the trimmed one, so it is redacted with it), URL-encoded (upper- and lower-case hex), and in base64 and base64url at each of the three places
+ * a base64 text can hold it (alone, or inside `Basic user:token`, `Bearer token` …: the characters
+ * that encode only the secret's own bytes). The trimmed secret first, then the others longest first;
+ * only forms of MIN_REDACTED_LENGTH or more.
+ */
+export function secretForms(secret: string): string[] {
+	const trimmed = secret.trim();
+	const encoded = encodeURIComponent(trimmed);
+	const forms = new Set([trimmed, encoded, encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]);
+	const bytes = Buffer.from(trimmed, 'utf8');
+	for (let offset = 0; offset < 3; offset++) {
+		const base64 = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+		// A base64 character holds 6 bits: those from the first whole one after the offset's bytes to
+		// the last whole one before what follows the secret.
+		const inner = base64.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+		forms.add(inner);
+		forms.add(inner.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	forms.delete(trimmed);
+	return [trimmed, ...[...forms].sort((a, b) => b.length - a.length)].filter((form) => form.length >= MIN_REDACTED_LENGTH);
+}
+
+/**
  * A deep copy of `value` in which every string (and key) has each secret replaced by [redacted]
  * (redactText), so a secret can never reach an output item, whatever the API or the platform
  * echoes. Iterative, so a deeply nested payload cannot overflow the stack.
@@ -437,8 +462,8 @@ export function doneEarlierWithoutResultError(
  * sent it and got no answer that says whether it was done (writes.ts): not sent again. `first` is
  * that try's error, undefined when the memory no longer holds it.
  */
-export function notSentAgainError(node: INode, first: Error | undefined, method: string, path: string, itemIndex?: number): NodeApiError {
-	const { httpCode } = (first ?? {}) as { httpCode?: unknown };
+export function notSentAgainError(node: INode, first: { message: string; httpCode?: unknown } | undefined, method: string, path: string, itemIndex?: number): NodeApiError {
+	const { httpCode } = first ?? {};
 	const code = typeof httpCode === 'string' ? httpCode : null;
 	const why = first === undefined ? 'its answer is no longer held in memory' : first.message;
 	return new NodeApiError(

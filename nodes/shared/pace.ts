@@ -70,18 +70,41 @@ export class QuotaSpent extends Error {
 	}
 }
 
-/** What the API's answers with a Retry-After longer than the node waits tell of its quota. */
+/**
+ * A send refused before it left: the API has refused every request (HTTP 429) for at least
+ * `forMs` and accepted none (`retryAfterMs`: the last refusal's Retry-After, if it had one). The
+ * request was never sent (again).
+ */
+export class RefusingEverything extends Error {
+	constructor(
+		readonly forMs: number,
+		readonly retryAfterMs: number | undefined,
+	) {
+		super('The API refuses every request: not sent');
+		this.name = 'RefusingEverything';
+	}
+}
+
+/**
+ * What the API's refusals tell: with a Retry-After longer than the node waits, of its quota; any
+ * refusal, once nothing was accepted for the longest the node waits, that it refuses everything.
+ */
 interface Quota {
-	/** doubt: one such refusal, nothing accepted since; spent: a send made after it was refused too */
-	state: 'doubt' | 'spent';
+	/**
+	 * doubt: one refusal beyond the ceiling, nothing accepted since; spent: a send made after it was
+	 * refused too; refusing: nothing accepted for `maxRetryAfterMs` (no time named: `until` Infinity)
+	 */
+	state: 'doubt' | 'spent' | 'refusing';
 	/** the wait the API asked for last (ms), and when that ends: wall clock (named) and monotonic */
 	askedMs: number;
 	tryAfter: number;
 	until: number;
 	/** the probe on the wire (0: none) */
 	probeSeq: number;
-	/** spent: when the next send may go as a probe (monotonic ms) */
+	/** spent or refusing: when the next send may go as a probe (monotonic ms) */
 	nextProbeAt: number;
+	/** refusing: since when the API refused everything (monotonic ms) */
+	since: number;
 }
 
 /** The pace as it was before a refusal in doubt lowered it (restored when that refusal was the request's own). */
@@ -163,6 +186,14 @@ export class ApiPace {
 	private probeSpent = false;
 	/** refusal events with nothing accepted in between */
 	private refusalsInARow = 0;
+	/**
+	 * the first refusal since the last accepted answer (monotonic ms); undefined: none since. A
+	 * refusal after a quiet spell (no answer for twice the longest the node waits: the node had
+	 * stopped asking) starts anew.
+	 */
+	private refusedSince: number | undefined;
+	/** the last answer of any kind (monotonic ms) */
+	private lastAnswerAt = -Infinity;
 	/** a refusal whose Retry-After holds the others until the API answers a send made after it */
 	private doubted: PaceBefore | undefined;
 	private quota: Quota | undefined;
@@ -175,6 +206,11 @@ export class ApiPace {
 		return this.line.size;
 	}
 
+	/** whether the API refuses everything: nothing accepted for the longest the node waits (the sending is stopped) */
+	get refusingEverything(): boolean {
+		return this.quota?.state === 'refusing';
+	}
+
 	/** whether a refusal holds back the waiting sends now */
 	get holding(): boolean {
 		return this.holdUntil > monotonicNow();
@@ -183,8 +219,9 @@ export class ApiPace {
 	/** Nothing on the wire or waiting for `idleMs`: the limiter can be dropped (a new one starts fresh). */
 	idleFor(idleMs: number, now: number): boolean {
 		// A quota known spent (or in doubt) is kept until the time the API named, so a run an hour
-		// later does not send its first requests into it again.
-		if (this.quota !== undefined && now < this.quota.until) return false;
+		// later does not send its first requests into it again. (An API refusing everything named no
+		// time: after idling that long, a new limiter asks it afresh.)
+		if (this.quota !== undefined && this.quota.state !== 'refusing' && now < this.quota.until) return false;
 		return this.inFlight === 0 && this.line.size === 0 && now - this.lastUsed >= idleMs;
 	}
 
@@ -281,10 +318,10 @@ export class ApiPace {
 			return true;
 		}
 		if (quota.probeSeq !== 0) return false;
-		if (quota.state === 'spent' && now < quota.nextProbeAt) {
+		if (quota.state !== 'doubt' && now < quota.nextProbeAt) {
 			for (let waiter = this.line.take(); waiter !== undefined; waiter = this.line.take()) {
 				this.unwatch(waiter);
-				waiter.reject(new QuotaSpent(quota.askedMs, quota.tryAfter));
+				waiter.reject(quota.state === 'spent' ? new QuotaSpent(quota.askedMs, quota.tryAfter) : new RefusingEverything(now - quota.since, quota.askedMs > 0 ? quota.askedMs : undefined));
 			}
 			return false;
 		}
@@ -367,6 +404,8 @@ export class ApiPace {
 		this.inFlight--;
 		const now = monotonicNow();
 		this.lastUsed = now;
+		const quiet = now - this.lastAnswerAt > 2 * DEFAULT_RETRY_POLICY.maxRetryAfterMs;
+		this.lastAnswerAt = now;
 		const probe = seq === this.probeSeq;
 		if (probe) this.probeSeq = 0;
 		const quotaProbe = this.quota !== undefined && seq === this.quota.probeSeq;
@@ -374,6 +413,7 @@ export class ApiPace {
 		if (answer.kind === 'accepted') {
 			this.accepted++;
 			this.refusalsInARow = 0;
+			this.refusedSince = undefined;
 			// Something succeeds: the quota is not spent.
 			this.quota = undefined;
 			// A send made after the refusal in doubt was accepted while it held the others: it was that
@@ -386,10 +426,17 @@ export class ApiPace {
 			if (probe) this.holdUntil = 0;
 		} else if (answer.kind === 'refused') {
 			this.refused++;
-			if (answer.retryAfterMs !== undefined && answer.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs) {
+			if (this.refusedSince === undefined || quiet) this.refusedSince = now;
+			if (this.quota?.state === 'refusing') {
+				// Still refusing everything: the probe's answer, or a send that left before the stop.
+				if (quotaProbe) this.quota.nextProbeAt = now + PACE.spentProbeMs;
+			} else if (answer.retryAfterMs !== undefined && answer.retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs) {
 				// Longer than the node ever waits: that request fails at once (retry.ts) and holds
 				// nothing else, unless nothing else succeeds (the quota, below).
 				this.quotaRefused(now, answer.retryAfterMs, quotaProbe);
+			} else if (now - this.refusedSince >= DEFAULT_RETRY_POLICY.maxRetryAfterMs) {
+				// Nothing accepted for the longest the node waits: the API refuses everything.
+				this.quota = { state: 'refusing', askedMs: answer.retryAfterMs ?? 0, tryAfter: 0, until: Infinity, probeSeq: 0, nextProbeAt: now + PACE.spentProbeMs, since: this.refusedSince };
 			} else {
 				// The API refuses a send made after the one in doubt too: its refusal was the API's.
 				if (this.doubted !== undefined && seq > this.doubted.seq) this.doubted = undefined;
@@ -403,8 +450,8 @@ export class ApiPace {
 				// A wait worth asking about (it has a probe), starting a hold: in doubt until a later send answers.
 				if (!holding && this.doubted === undefined && answer.retryAfterMs !== undefined && answer.retryAfterMs > PACE.probeAfterMs) this.doubted = before;
 			}
-		} else if (quotaProbe && this.quota?.state === 'spent') {
-			// The probe said nothing (5xx, no answer): still spent, the next probe in a minute.
+		} else if (quotaProbe && this.quota !== undefined && this.quota.state !== 'doubt') {
+			// The probe said nothing (5xx, no answer): still spent (or refusing), the next probe in a minute.
 			this.quota.nextProbeAt = now + PACE.spentProbeMs;
 		}
 		// The hold is over (waited out, or ended by a probe): nothing is in doubt any more.
@@ -418,7 +465,7 @@ export class ApiPace {
 	private quotaRefused(now: number, retryAfterMs: number, quotaProbe: boolean): void {
 		const asked = { askedMs: retryAfterMs, tryAfter: Date.now() + retryAfterMs, until: now + retryAfterMs };
 		if (this.quota === undefined) {
-			this.quota = { state: 'doubt', ...asked, probeSeq: 0, nextProbeAt: 0 };
+			this.quota = { state: 'doubt', ...asked, probeSeq: 0, nextProbeAt: 0, since: now };
 		} else if (quotaProbe) {
 			// A send made after the API refused this way was refused the same way: nothing succeeds.
 			this.quota = { ...this.quota, ...asked, state: 'spent', nextProbeAt: now + PACE.spentProbeMs };
@@ -478,7 +525,7 @@ export class ApiPace {
 	}
 
 	/**
-	 * Retry-After holds back the waiting sends; without one, the backoff when there is no rate.
+	 * Retry-After holds back the waiting sends; without one (or 0), the backoff when there is no rate.
 	 * A Retry-After may concern the whole API or only the refused request (a per-contact or
 	 * per-endpoint limit); only the API's answer to another request tells which. So a hold lets one
 	 * send through after `probeAfterMs`, its probe: accepted, the hold ends; refused, the rest wait
@@ -487,7 +534,8 @@ export class ApiPace {
 	 */
 	private hold(now: number, retryAfterMs: number | undefined): void {
 		let holdMs = 0;
-		if (retryAfterMs !== undefined) holdMs = retryAfterMs;
+		// A Retry-After of 0 is taken at its word once; refused again with nothing accepted, it is no wait.
+		if (retryAfterMs !== undefined && (retryAfterMs > 0 || this.refusalsInARow < 2)) holdMs = retryAfterMs;
 		else if (this.rate === undefined) holdMs = backoffDelay(Math.max(1, this.refusalsInARow), DEFAULT_RETRY_POLICY, Math.random());
 		if (holdMs <= 0) return;
 		if (this.holdUntil <= now) {

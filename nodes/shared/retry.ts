@@ -10,22 +10,30 @@ import { monotonicNow, waitFor } from './clock';
  *   `maxRetryAfterMs` (60 s) is not waited for: the call fails at once and says how long the API
  *   asked to wait and from when (a clock time, UTC) to try again; it holds no other request, unless
  *   the API accepts nothing else: then its quota is spent and the queued requests fail unsent (pace.ts).
+ *   A 429 is the API's pace, not a failure of the request: it does not count against `maxAttempts`;
+ *   the request waits its turn again (pace.ts spaces it). What ends a request the API keeps
+ *   refusing: `maxRefusals` (20) 429s for it while the API accepted other requests, or an API that
+ *   accepted nothing for `maxRetryAfterMs` (pace.ts `refusingEverything`: then it is not sent
+ *   again, and every queued request fails unsent), so a bulk run at a per-minute limit finishes and
+ *   one against an API that refuses everything ends within about that minute.
  * - A connection that never carried the request (refused, host or network unreachable, a
  *   temporary DNS failure, a connect timeout), for EVERY method: nothing reached the API, so
  *   sending it again cannot do anything twice. Retried like a failed read.
- * - 5xx answers, timeouts and resets once the request may have been written: retried for GET only.
- *   A POST that failed this way may have been carried out (a tag created, a webhook registered)
- *   before the failure, so it is NEVER sent twice; its error says so.
+ * - 5xx answers, timeouts and resets once the request may have been written: retried for requests
+ *   that only ask (GET, and a POST that only asks a question: answers.ts QUESTIONS; the caller says
+ *   so with `repeatable`). A write that failed this way may have been carried out (a tag created, a
+ *   webhook registered) before the failure, so it is NEVER sent twice; its error says so.
  * - Everything else fails at once: 4xx other than 429, `success: false`, an answer that is not
  *   JSON, an unknown host, certificate errors (nothing was sent, and another try would fail the
  *   same way), a cancelled execution.
- * - At most `maxAttempts` (3) sends per request, the first included. Backoff before retry n:
+ * - At most `maxAttempts` (3) sends per request, the first included, counting every send but those
+ *   refused with a 429. Backoff before retry n:
  *   `baseDelayMs` × 2^(n-1) (1 s, 2 s, …) ±25 % jitter, never more than `maxDelayMs` (8 s).
  * - A 429 while the API accepted other requests of this process (since this one was first sent) is
- *   the API's pace (pace.ts), not a failure of the request: it does not count against
- *   `maxAttempts`, and the request waits its turn again (Retry-After, or at once: the limiter spaces
- *   it), so a bulk run at the API's limit finishes. At most `maxRefusals` (20) 429s per request in
- *   all; an API that refuses everything still ends after `maxAttempts`.
+ *   `paced`: the limiter spaces its retry (no backoff); otherwise the Retry-After holds it, or the
+ *   backoff (by the number of 429s) when there is none, or when a Retry-After of 0 comes a second time.
+ * - Every Retry-After the API can send is read or ignored, never a crash: a date beyond what a
+ *   calendar can name is still a wait longer than the node waits, named in seconds.
  * - Waits run on a monotonic clock and end the moment the execution is cancelled, on n8n 1.x too
  *   (clock.ts).
  *
@@ -50,7 +58,7 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** longest Retry-After the node waits for; a longer one fails the call at once */
 	maxRetryAfterMs: number;
-	/** 429 answers per request, in all (those at the API's pace included) */
+	/** 429 answers per request while the API accepts other requests (its pace, not a refusal of everything) */
 	maxRefusals: number;
 }
 
@@ -104,15 +112,23 @@ const realClock: Clock = {
 };
 
 export interface RetryOptions {
-	/** HTTP method of the request: only GET is retried after an ambiguous failure */
+	/** HTTP method of the request, named in the error of a write not retried */
 	method: string;
+	/**
+	 * sending it again cannot do anything twice (it only asks): retried after an ambiguous failure
+	 * too. Default: the method is GET, HEAD or OPTIONS.
+	 */
+	repeatable?: boolean;
 	policy?: Readonly<RetryPolicy>;
 	/** shared "not before" time; a fresh one when not given */
 	gate?: RetryGate;
 	/** the execution's cancel signal: waits end, nothing more is sent */
 	signal?: AbortSignal;
-	/** the API's limiter (pace.ts): how many answers it accepted, to tell its pace from a refusal */
-	pace?: { readonly accepted: number };
+	/**
+	 * the API's limiter (pace.ts): how many answers it accepted, to tell its pace from a refusal, and
+	 * whether it found that the API refuses everything (then a 429 is not retried)
+	 */
+	pace?: { readonly accepted: number; readonly refusingEverything?: boolean };
 	clock?: Clock;
 }
 
@@ -278,43 +294,59 @@ export const seconds = (ms: number): string => {
 	return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
 };
 
-/** A moment as a clock time in UTC, e.g. "2026-11-26 17:16:28 UTC". */
-export const clockTime = (epochMs: number): string => `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/**
+ * A moment as a clock time in UTC, e.g. "2026-11-26 17:16:28 UTC"; undefined for a moment no date
+ * can name (a Retry-After of 9999999999999 s is 317 million years ahead, beyond JavaScript's dates).
+ */
+export const clockTime = (epochMs: number): string | undefined => {
+	const date = new Date(epochMs);
+	return Number.isNaN(date.getTime()) ? undefined : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+};
 
-/** Whether to send again after `attempts` sends ended in `failure`, and after how long. */
+/** What is being sent, as far as retrying it goes. */
+export interface Sending {
+	method: string;
+	/** sending it again cannot do anything twice (RetryOptions.repeatable) */
+	repeatable?: boolean;
+}
+
+/**
+ * Whether to send again after `attempts` sends ended in `failure`, and after how long. `attempts`:
+ * the sends that count against `maxAttempts` (a 429 does not); for a 429, the 429s so far.
+ */
 export function decide(
 	failure: Failure,
-	method: string,
+	sending: Sending,
 	attempts: number,
 	policy: Readonly<RetryPolicy>,
 	clock: Pick<Clock, 'now' | 'wallNow' | 'random'> = realClock,
 ): Decision {
 	if (failure.kind === 'final') return { retry: false };
-	if (failure.kind === 'transient' && failure.nothingSent !== true && !SAFE_METHODS.has(method.toUpperCase())) {
+	const method = sending.method.toUpperCase();
+	const repeatable = sending.repeatable ?? SAFE_METHODS.has(method);
+	if (failure.kind === 'transient' && failure.nothingSent !== true && !repeatable) {
 		return {
 			retry: false,
-			note: `Not retried: the API may have carried out this ${method.toUpperCase()} before failing (${failure.reason}), and sending it again could do it twice. Check the result on the platform before running it again.`,
+			note: `Not retried: the API may have carried out this ${method} before failing (${failure.reason}), and sending it again could do it twice. Check the result on the platform before running it again.`,
 		};
 	}
-	let delayMs: number;
 	if (failure.kind === 'rateLimited') {
 		const wallNow = clock.wallNow?.() ?? Date.now();
 		const asked = parseRetryAfter(failure.retryAfter, wallNow);
 		if (asked !== undefined && asked > policy.maxRetryAfterMs) {
+			const until = clockTime(wallNow + asked);
 			return {
 				retry: false,
-				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried. Try again after ${clockTime(wallNow + asked)}.`,
+				note: `The API asked to wait ${seconds(asked)} before trying again, longer than the node waits (${seconds(policy.maxRetryAfterMs)}), so it was not retried.${until === undefined ? '' : ` Try again after ${until}.`}`,
 			};
 		}
-		// At the API's pace the limiter spaces the retry; a backoff would only add to it.
-		delayMs = asked ?? (failure.paced ? 0 : backoffDelay(attempts, policy, clock.random()));
-	} else {
-		delayMs = backoffDelay(attempts, policy, clock.random());
+		// At the API's pace the limiter spaces the retry; a backoff would only add to it. A Retry-After
+		// of 0 is taken at its word once; refused again, with nothing accepted, it is no wait.
+		const wait = asked === 0 && attempts > 1 && failure.paced !== true ? undefined : asked;
+		return { retry: true, delayMs: wait ?? (failure.paced ? 0 : backoffDelay(attempts, policy, clock.random())), rateLimited: true };
 	}
-	if (attempts >= policy.maxAttempts && !(failure.kind === 'rateLimited' && failure.paced)) {
-		return { retry: false, note: `Gave up after ${attempts} attempts.` };
-	}
-	return { retry: true, delayMs, rateLimited: failure.kind === 'rateLimited' };
+	if (attempts >= policy.maxAttempts) return { retry: false, note: `Gave up after ${attempts} attempts.` };
+	return { retry: true, delayMs: backoffDelay(attempts, policy, clock.random()), rateLimited: false };
 }
 
 /** Adds a sentence to the error's description (NodeApiError and NodeOperationError have one). */
@@ -337,9 +369,11 @@ export async function withRetry<T>(
 	const clock = options.clock ?? realClock;
 	const gate = options.gate ?? newRetryGate();
 	const acceptedBefore = options.pace?.accepted ?? 0;
-	// Attempts that count against maxAttempts (a 429 at the API's pace does not), and 429s in all.
+	const sending: Sending = { method: options.method, repeatable: options.repeatable };
+	// Sends that count against maxAttempts (a 429 does not); 429s; 429s that count against maxRefusals.
 	let counted = 0;
 	let refusals = 0;
+	let pacedRefusals = 0;
 	for (let attempt = 1; ; attempt++) {
 		// Wait for the gate; a 429 on a concurrent request may push it further meanwhile.
 		for (let wait = gate.notBefore - clock.now(); wait > 0; wait = gate.notBefore - clock.now()) {
@@ -351,13 +385,18 @@ export async function withRetry<T>(
 		if (failure.kind === 'rateLimited') {
 			refusals++;
 			if (options.pace && options.pace.accepted > acceptedBefore) failure = { ...failure, paced: true };
+			// Without a limiter nothing tells an API that refuses everything: every 429 counts.
+			if (failure.paced === true || !options.pace) pacedRefusals++;
+		} else {
+			counted++;
 		}
-		if (!(failure.kind === 'rateLimited' && failure.paced)) counted++;
 		let decision: Decision = options.signal?.aborted
 			? { retry: false }
-			: decide(failure, options.method, counted, policy, clock);
-		if (decision.retry && refusals >= policy.maxRefusals) {
-			decision = { retry: false, note: `Refused by the API ${refusals} times (HTTP 429), the most the node retries one request.` };
+			: decide(failure, sending, failure.kind === 'rateLimited' ? refusals : counted, policy, clock);
+		if (decision.retry && failure.kind === 'rateLimited' && options.pace?.refusingEverything === true) {
+			decision = { retry: false, note: `The API has accepted none of this credential's requests for ${seconds(policy.maxRetryAfterMs)} or more (the longest the node waits), so it was not sent again. Run it again later.` };
+		} else if (decision.retry && pacedRefusals >= policy.maxRefusals) {
+			decision = { retry: false, note: `Refused by the API ${pacedRefusals} times (HTTP 429) while it accepted other requests, the most the node retries one request.` };
 		}
 		if (!decision.retry) {
 			throw annotate(outcome.error, decision.note ?? (attempt > 1 ? `Sent ${attempt} times.` : undefined));

@@ -15,10 +15,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { QUESTIONS } from './answers';
 import type { ErrorHints } from './errors';
-import { networkError, notSentAgainError } from './errors';
+import { networkError, notSentAgainError, secretForms } from './errors';
 import { afterLoopFreeMs, monotonicNow } from './clock';
-import { paceOf, QuotaSpent } from './pace';
+import { paceOf, QuotaSpent, RefusingEverything } from './pace';
 import { doneEarlier, readAnswer, writeOutcomeOf } from './reading';
 import type { Attempt, RetryGate } from './retry';
 import {
@@ -29,7 +30,7 @@ import {
 	seconds,
 	withRetry,
 } from './retry';
-import type { WriteOutcome, WriteScope } from './writes';
+import type { Earlier, WriteOutcome, WriteScope } from './writes';
 import { writeOnce } from './writes';
 
 /**
@@ -48,30 +49,61 @@ export const CREDENTIAL_NAME = 'conversationInboxApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * How long after the Timeout n8n's client gives up by itself: a request whose answer never comes
- * (a hung API) is closed by then, after answeredWithin has reported the timeout.
+ * How long after the Timeout n8n's client gives up by itself: the backstop, should a client not
+ * close a request when exchange (below) aborts it at its Timeout; exchange waits for the close.
  */
 export const TIMEOUT_BACKSTOP_MS = 60_000;
 
+/** The reason a request is closed with when its Timeout has passed. */
+const TIMED_OUT = Object.assign(new Error('The request timed out and was closed'), { code: 'ETIMEDOUT' });
+
 /**
- * The request's answer, or a timeout error (ETIMEDOUT, as the client's own) once `ms` passed while
- * n8n's loop was free to read the answer (clock.ts, afterLoopFreeMs). The client's own timeout fires
- * when due even if the answer is there, unread: while another execution's node prepares 10 000
- * items (n8n's loop held for tens of seconds), a write the API carried out would be reported as
- * perhaps done, a read sent again (faults.test.ts, 'busy past the timeout').
+ * One HTTP exchange within its Timeout: `start` sends the request with `signal`, which closes it.
+ * Returns the answer; or, once `ms` passed while n8n's loop was free to read the answer (clock.ts,
+ * afterLoopFreeMs: the client's own timeout fires when due even if the answer is there, unread,
+ * while another execution's node prepares 10 000 items), closes the request and, ONCE IT IS
+ * CLOSED, throws a timeout error (ETIMEDOUT, as the client's own). It never returns while the
+ * request is open, so the caller's slot at the API's limiter (pace.ts) lasts exactly as long as the
+ * request: the API never sees more requests open than the cap, whatever the Timeout. The
+ * execution's cancel closes it too (as n8n's own client does). An answer that came as the Timeout
+ * passed is read, not thrown away.
  */
-async function answeredWithin<T>(ms: number, request: Promise<T>): Promise<T> {
+async function exchange<T>(ms: number, cancel: AbortSignal | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+	const closer = new AbortController();
+	const onCancel = (): void => closer.abort(cancel?.reason);
+	if (cancel?.aborted) onCancel();
+	else cancel?.addEventListener('abort', onCancel, { once: true });
 	let timer: { stop: () => void } | undefined;
-	const timedOut = new Promise<never>((_resolve, reject) => {
-		timer = afterLoopFreeMs(ms, () => reject(Object.assign(new Error(`timeout of ${ms}ms exceeded`), { code: 'ETIMEDOUT' })));
-	});
-	// The request goes on after a timeout until its answer or the backstop: nothing may reject unheard.
-	request.catch(() => undefined);
 	try {
-		return await Promise.race([request, timedOut]);
+		const request = start(closer.signal).then(
+			(value) => ({ ok: true as const, value }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+		const late = new Promise<undefined>((resolve) => {
+			timer = afterLoopFreeMs(ms, () => resolve(undefined));
+		});
+		let outcome = await Promise.race([request, late]);
+		if (outcome === undefined) {
+			closer.abort(TIMED_OUT);
+			outcome = await request;
+			if (!outcome.ok) throw Object.assign(new Error(`timeout of ${ms}ms exceeded`), { code: 'ETIMEDOUT' });
+		}
+		if (outcome.ok) return outcome.value;
+		throw outcome.error;
 	} finally {
 		timer?.stop();
+		cancel?.removeEventListener('abort', onCancel);
 	}
+}
+
+/**
+ * The context as n8n's HTTP helper sees it for one request: n8n-core's `httpRequestWithAuthentication`
+ * hands the request `this.getExecutionCancelSignal()` as its abort signal, replacing the request's
+ * own (n8n 1.x and 2.x, packages/core request-helper-functions.ts), so the signal that closes this
+ * one request (exchange) is given the same way. Everything else is the context itself.
+ */
+function closingWith<C extends object>(context: C, signal: AbortSignal): C {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as C;
 }
 
 type Context =
@@ -193,13 +225,35 @@ function queueTimeoutError(context: Context, method: string, path: string, call:
 function quotaSpentError(context: Context, method: string, path: string, call: CallSettings, spent: QuotaSpent): NodeApiError {
 	const wait = seconds(spent.askedMs);
 	const until = clockTime(spent.tryAfter);
-	const message = `The API asked to wait ${wait} (until ${until}) and accepted nothing since: not sent`;
+	const message = `The API asked to wait ${wait}${until === undefined ? '' : ` (until ${until})`} and accepted nothing since: not sent`;
 	const error = new NodeApiError(
 		context.getNode(),
 		{ success: false, message: 'quota spent', request: `${method} ${path}` },
 		{
 			message,
-			description: `${method} ${path} was not sent, so nothing was done on the platform: the API answered this credential's requests with HTTP 429 and Retry-After: ${wait}, longer than the node waits (${seconds(DEFAULT_RETRY_POLICY.maxRetryAfterMs)}), and accepted none since (its quota looks spent). Try again after ${until}. Until then the node sends at most one request a minute with this credential, to notice when the API accepts again.`,
+			description: `${method} ${path} was not sent, so nothing was done on the platform: the API answered this credential's requests with HTTP 429 and Retry-After: ${wait}, longer than the node waits (${seconds(DEFAULT_RETRY_POLICY.maxRetryAfterMs)}), and accepted none since (its quota looks spent).${until === undefined ? '' : ` Try again after ${until}.`} Until then the node sends at most one request a minute with this credential, to notice when the API accepts again.`,
+			httpCode: null as unknown as string,
+			itemIndex: call.itemIndex,
+		},
+	);
+	error.message = message;
+	return error;
+}
+
+/**
+ * A send refused before it left because the API refused every request for the longest the node
+ * waits and accepted none (pace.ts): nothing was sent (again), so nothing was done.
+ */
+function refusingEverythingError(context: Context, method: string, path: string, call: CallSettings, refusing: RefusingEverything): NodeApiError {
+	const ceiling = seconds(DEFAULT_RETRY_POLICY.maxRetryAfterMs);
+	const answer = refusing.retryAfterMs === undefined ? 'HTTP 429 (Too Many Requests)' : `HTTP 429 with Retry-After: ${seconds(refusing.retryAfterMs)}`;
+	const message = `The API refused every request for ${ceiling} (HTTP 429) and accepted none: not sent`;
+	const error = new NodeApiError(
+		context.getNode(),
+		{ success: false, message: 'refusing everything', request: `${method} ${path}` },
+		{
+			message,
+			description: `${method} ${path} was not sent, so nothing was done on the platform: the API answered every request of this credential with ${answer} for ${seconds(refusing.forMs)} and accepted none, longer than the node waits (${ceiling}). Another client may use up the same token's limit. Run this again later; until the API accepts a request, the node sends at most one a minute with this credential, to notice when it does.`,
 			httpCode: null as unknown as string,
 			itemIndex: call.itemIndex,
 		},
@@ -221,8 +275,12 @@ export async function sendRequest(
 	const path = options.url ?? '';
 	// n8n's getNode() deep-copies the node: only for an error (issue 37).
 	const node = (): INode => context.getNode();
-	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it).
-	const pace = paceOf(String(options.baseURL ?? ''), call.redact.join(' '), call.credentials);
+	// The API's limiter (pace.ts): the API is the base URL and the token (`redact` holds it first).
+	const pace = paceOf(String(options.baseURL ?? ''), call.redact[0] ?? '', call.credentials);
+	// What the request does, not its method, decides how it is retried and remembered: a GET and a
+	// POST that only asks a question (answers.ts QUESTIONS) can be sent again; a write cannot.
+	const onlyAsks = method === 'GET' || QUESTIONS.has(path);
+	const cancel = cancelSignalOf(context);
 	// How the last send of a write ended (writes.ts): a 2xx is done, whatever the reader made of it.
 	let written: WriteOutcome['kind'] = 'notDone';
 	const interactive = isInteractive(context, call);
@@ -244,23 +302,26 @@ export async function sendRequest(
 		// is left of it): someone waits for it. A bulk run's sends wait as long as the API's pace asks,
 		// or a run at the API's limit could not finish (1 000 items at 10/s queue for 100 s).
 		const deadline = interactive ? monotonicNow() + call.timeoutMs : undefined;
-		// A spent quota refuses the send before it leaves (pace.ts); a cancel passes through.
+		// A spent quota, or an API refusing everything, refuses the send before it leaves (pace.ts);
+		// a cancel passes through.
 		const turn = await pace
 			.turn(call.signal, { isRetry: sends > 1, interactive, deadline })
-			.catch(async (error: unknown) => (error instanceof QuotaSpent ? error : await Promise.reject(error)));
+			.catch(async (error: unknown) => (error instanceof QuotaSpent || error instanceof RefusingEverything ? error : await Promise.reject(error)));
 		if (turn instanceof QuotaSpent) return { ok: false, error: quotaSpentError(context, method, path, call, turn), failure: { kind: 'final' } };
+		if (turn instanceof RefusingEverything) return { ok: false, error: refusingEverythingError(context, method, path, call, turn), failure: { kind: 'final' } };
 		if (!turn) return { ok: false, error: queueTimeoutError(context, method, path, call), failure: { kind: 'final' } };
 		const timeoutMs = deadline === undefined ? call.timeoutMs : Math.max(1, Math.ceil(deadline - monotonicNow()));
 		// n8n's own timeout (the client's) only as a backstop: it fires when it is due even if the
-		// answer has arrived and waits to be read behind a busy loop. answeredWithin decides.
+		// answer has arrived and waits to be read behind a busy loop. exchange decides, and closes.
 		sent.timeout = timeoutMs + TIMEOUT_BACKSTOP_MS;
 		try {
+			// The slot (turn.send) is held until exchange returns, which is once the request is closed.
 			response = await turn.send(
 				async () =>
-					await answeredWithin(
-						timeoutMs,
-						context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sent, credentialsOption(call)) as Promise<IN8nHttpFullResponse>,
-					),
+					await exchange(timeoutMs, cancel, async (signal) => {
+						sent.abortSignal = signal;
+						return (await context.helpers.httpRequestWithAuthentication.call(closingWith(context, signal), CREDENTIAL_NAME, sent, credentialsOption(call))) as IN8nHttpFullResponse;
+					}),
 			);
 		} catch (error) {
 			written = describeNetworkError(error).nothingSent ? 'notDone' : 'unknown';
@@ -281,11 +342,20 @@ export async function sendRequest(
 		return readAnswer(node, answer, call);
 	};
 	const send = async (): Promise<IDataObject> =>
-		await withRetry(attempt, { method, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
-	const scope = method === 'GET' ? undefined : writeScopeOf(context, call.itemIndex);
-	if (scope === undefined) return await send();
+		await withRetry(attempt, { method, repeatable: onlyAsks, policy: DEFAULT_RETRY_POLICY, gate: call.gate, signal: call.signal, pace });
+	const scope = onlyAsks ? undefined : writeScopeOf(context, call.itemIndex);
+	if (scope === undefined) {
+		try {
+			return await send();
+		} catch (error) {
+			// The trigger's registrations come here: one answered 5xx or timed out may have been made.
+			// (`written` is set by the attempts, in the closure above.)
+			if (!onlyAsks && (written as WriteOutcome['kind']) === 'unknown') throw possiblyDone(error);
+			throw error;
+		}
+	}
 	// A write: never twice in one execution (writes.ts), whatever n8n's Retry On Fail asks.
-	const { outcome, remembered } = await writeOnce(scope, { method, baseURL: options.baseURL, url: path, qs: options.qs, body: options.body }, async () => {
+	const result = await writeOnce(scope, { method, baseURL: options.baseURL, url: path, qs: options.qs, body: options.body }, async () => {
 		try {
 			return { kind: 'accepted', result: { ok: true, value: await send() } };
 		} catch (error) {
@@ -293,17 +363,43 @@ export async function sendRequest(
 			return { kind: written === 'unknown' ? 'unknown' : 'notDone', error: error as Error };
 		}
 	});
-	if ('forgotten' in outcome) {
-		// Done (or maybe done) on an earlier try whose answer the memory no longer holds.
-		if (outcome.kind === 'accepted') return doneEarlier(node(), method, path, call.itemIndex);
-		throw notSentAgainError(node(), undefined, method, path, call.itemIndex);
-	}
-	if (outcome.kind === 'accepted') {
-		if (outcome.result.ok) return outcome.result.value;
-		throw outcome.result.error;
-	}
-	if (outcome.kind === 'unknown' && remembered) throw notSentAgainError(node(), outcome.error, method, path, call.itemIndex);
-	throw outcome.error;
+	if ('earlier' in result) return fromEarlierTry(result.earlier, () => node(), method, path, call.itemIndex);
+	const { sent: outcome } = result;
+	if (outcome.kind === 'unknown') throw possiblyDone(outcome.error);
+	if (outcome.kind !== 'accepted') throw outcome.error;
+	if (outcome.result.ok) return outcome.result.value;
+	throw outcome.result.error;
+}
+
+/**
+ * A write an earlier try of this execution sent (writes.ts): its result, unsent; or, when its
+ * outcome is unknown, an error saying why it is not sent again.
+ */
+function fromEarlierTry(earlier: Earlier, node: () => INode, method: string, path: string, itemIndex?: number): IDataObject {
+	if (earlier.kind === 'unknown') throw possiblyDone(notSentAgainError(node(), earlier.first, method, path, itemIndex));
+	// Done on an earlier try whose answer the memory no longer holds.
+	if (earlier.result === undefined) return doneEarlier(node(), method, path, itemIndex);
+	if (earlier.result.ok) return earlier.result.value;
+	throw earlier.result.error;
+}
+
+/** The errors of writes the API may have carried out (sent, then a 5xx, a timeout, a lost connection, a page not the API's). */
+const mayBeDone = new WeakSet<object>();
+
+function possiblyDone(error: unknown): unknown {
+	if (error !== null && typeof error === 'object') mayBeDone.add(error);
+	return error;
+}
+
+/**
+ * True when `error`, thrown by sendRequest or inboxApiRequest for a write, leaves it unknown
+ * whether the API carried the write out (it was sent, then answered 5xx, timed out, lost its
+ * connection or was answered by a page that is not the API's): the trigger counts such a
+ * registration as possibly made. False for refusals (4xx, 429, `success: false`), for what never
+ * left, and for requests that only ask.
+ */
+export function mayHaveBeenDone(error: unknown): boolean {
+	return error !== null && typeof error === 'object' && mayBeDone.has(error);
 }
 
 /**
@@ -330,10 +426,22 @@ export function nodeKeyOf(node: Readonly<INode>): string {
 	return node.id || node.name;
 }
 
-/** The secrets never quoted in an error: the credential's API token. */
+/**
+ * The secrets never quoted in an error or an output item: the credential's API token, trimmed
+ * first (what is sent, and what the limiter is keyed by), then every other form an API can echo it
+ * in (errors.ts secretForms). Worked out once per credential object (a run's, shared by its items).
+ */
 export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return typeof credentials.apiToken === 'string' ? [credentials.apiToken] : [];
+	const token = credentials.apiToken;
+	if (typeof token !== 'string') return [];
+	const known = secretsByCredential.get(credentials);
+	if (known !== undefined && known.token === token) return known.secrets;
+	const secrets = secretForms(token);
+	secretsByCredential.set(credentials, { token, secrets });
+	return secrets;
 }
+
+const secretsByCredential = new WeakMap<object, { token: string; secrets: string[] }>();
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

@@ -63,7 +63,7 @@ export interface Observation {
 function waitOf(form: RetryAfterForm | `${number}` | undefined): number {
 	if (form === 'date+1s') return 2000;
 	if (form !== undefined && /^\d+$/.test(form)) return Number(form) <= 60 ? Number(form) * 1000 : 0;
-	// absent, a decimal, negative, garbage or a past date: the backoff, or at most the decimal
+	// absent, a decimal, negative, garbage, a past date or one beyond JavaScript's: the backoff, or at most the decimal
 	return 500;
 }
 
@@ -93,6 +93,8 @@ export function boundOf(world: World): number {
 function retryAfterValue(form: RetryAfterForm | `${number}` | undefined): string | undefined {
 	if (form === 'date+1s') return new Date(Date.now() + 1000).toUTCString();
 	if (form === 'date-past') return 'Wed, 21 Oct 2015 07:28:00 GMT';
+	// a date JavaScript cannot hold (issue 42, Build 6)
+	if (form === 'date-beyond') return 'Sat, 13 Sep 275760 00:00:01 GMT';
 	return form;
 }
 

@@ -13,7 +13,7 @@ import type { ScriptedBody } from '../sandbox';
  * Retry-After as a real API or proxy sends it: absent, 0, a decimal, a huge wait, a negative one,
  * garbage, an HTTP date one second ahead (computed when the answer is written) or in the past.
  */
-export const RETRY_AFTERS = ['0', '0.5', '1', '86400', '-1', 'soon', 'date+1s', 'date-past'] as const;
+export const RETRY_AFTERS = ['0', '0.5', '1', '86400', '9999999999999', '-1', 'soon', 'date+1s', 'date-past', 'date-beyond'] as const;
 export type RetryAfterForm = (typeof RETRY_AFTERS)[number];
 
 /** What the API does with one receipt of a write, and what the client gets. */

@@ -1,22 +1,28 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
- * Model-based test of the memory of writes (writes.ts; issue 35, Build 6a): fast-check generates
- * sequences of commands — first tries of executions of 1 to 100 000 writes (some spread over more
- * time than any bound), interleaved; refusals
- * and unknown outcomes; n8n's Retry On Fail re-asking every item of a run; writes held on the wire;
- * clock advances past every bound (a fake monotonic clock) — and runs each against writes.ts and a
- * model of what it promises:
+ * Model-based test of the memory of writes (writes.ts; issue 35, Build 6a; issue 42, Build 9):
+ * fast-check generates sequences of commands — first tries of executions of 1 to 100 000 writes
+ * (some spread over more time than any bound), interleaved; refusals and unknown outcomes; n8n's
+ * Retry On Fail re-asking every item of a run; writes held on the wire, whose try has ended (n8n no
+ * longer awaits it: the write outlives it); later tries that overlap a held write (they ask while it
+ * is on the wire, each ready to send it with an outcome of its own); clock advances past every
+ * bound (a fake monotonic clock) — and runs each against writes.ts and a model of what it promises:
  * - a write accepted (or of unknown outcome) is never sent again in its node run, while that run is
  *   retriable (less than `runIdleMs` since its last activity, or a write on the wire);
- * - a refused write is sent again by the retry;
+ * - a refused write is sent again by the retry; when tries overlap on it, by exactly ONE of them
+ *   (the first to look), and the others get that send's outcome (or, refused again, the next sends);
  * - the answers held never exceed `maxAnswers`; every fact of a live run is held.
+ * What reaches the API through the real request path (timeouts with the request still open, 429
+ * without Retry-After, the cap on requests open) is the second model, request-life.model.test.ts.
  * The answers bound is lowered (limits.maxAnswers) so that generated runs cross it; the idle bound
  * is the shipped one. CI: the fixed seed below, FC_RUNS cases; FC_SEED / FC_RUNS repeat or explore.
  */
 import fc from 'fast-check';
 
 import type { WriteOutcome } from '../../nodes/shared/writes';
-import { forgetAllWrites, heldWrites, limits, SHIPPED_LIMITS, writeOnce } from '../../nodes/shared/writes';
+import { forgetAllWrites, heldWrites, limits, memoryTime, SHIPPED_LIMITS, writeOnce } from '../../nodes/shared/writes';
+
+const SHIPPED_TIME = { ...memoryTime };
 
 const SEED = Number(process.env.FC_SEED ?? 35_2026);
 const RUNS = Number(process.env.FC_RUNS ?? 40);
@@ -45,7 +51,14 @@ interface Model {
 interface Real {
 	now: number;
 	/** a write held on the wire: resolve it with its outcome */
-	held: Map<Execution, { item: number; release: (kind: Kind) => Promise<void> }>;
+	held: Map<Execution, { item: number; release: (kind: Kind) => Promise<void>; overlapping: Overlapping[] }>;
+}
+
+/** A later try asking for a held write while it is on the wire: the outcome it would send, how often it sent, and its answer. */
+interface Overlapping {
+	kind: Kind;
+	sends: number;
+	result: Promise<Awaited<ReturnType<typeof writeOnce>>>;
 }
 
 const scopeOf = (execution: Execution, item: number) => ({ execution, node: 'node', run: 0, item });
@@ -81,17 +94,18 @@ async function ask(model: Model, real: Real, execution: Execution, item: number,
 	const run = runOf(model, execution);
 	const earlier = run.done.get(item);
 	let sent = 0;
-	const { outcome, remembered } = await writeOnce(scopeOf(execution, item), sentOf(item), async () => {
+	real.now = model.now;
+	const result = await writeOnce(scopeOf(execution, item), sentOf(item), async () => {
 		sent++;
 		return outcomeOf(kind, item);
-	}, () => real.now);
+	});
 	if (earlier !== undefined) {
 		// Done, or maybe done, on an earlier try of this run: never sent again.
-		if (sent !== 0 || !remembered) throw new Error(`${execution} item ${item} (${earlier}) was sent again`);
-		if (outcome.kind !== earlier) throw new Error(`${execution} item ${item}: ${outcome.kind} from memory, was ${earlier}`);
+		if (sent !== 0 || !('earlier' in result)) throw new Error(`${execution} item ${item} (${earlier}) was sent again`);
+		if (result.earlier.kind !== earlier) throw new Error(`${execution} item ${item}: ${result.earlier.kind} from memory, was ${earlier}`);
 		return;
 	}
-	if (sent !== 1 || remembered) throw new Error(`${execution} item ${item} (not done) was not sent (${sent})`);
+	if (sent !== 1 || !('sent' in result)) throw new Error(`${execution} item ${item} (not done) was not sent (${sent})`);
 	run.sends.set(item, (run.sends.get(item) ?? 0) + 1);
 	if (kind !== 'notDone') run.done.set(item, kind);
 }
@@ -157,9 +171,11 @@ class Hold implements fc.AsyncCommand<Model, Real> {
 		const item = run.items++;
 		run.pending = 1;
 		let resolve: (kind: Kind) => void = () => undefined;
-		const result = writeOnce(scopeOf(this.execution, item), sentOf(item), async () => outcomeOf(await new Promise<Kind>((r) => (resolve = r)), item), () => real.now);
+		// The try that sent it is over at once (n8n does not await it): only the memory holds the write.
+		const result = writeOnce(scopeOf(this.execution, item), sentOf(item), async () => outcomeOf(await new Promise<Kind>((r) => (resolve = r)), item));
 		real.held.set(this.execution, {
 			item,
+			overlapping: [],
 			release: async (kind) => {
 				resolve(kind);
 				await result;
@@ -180,15 +196,80 @@ class Release implements fc.AsyncCommand<Model, Real> {
 		const held = real.held.get(this.execution);
 		if (held === undefined) throw new Error('nothing held');
 		real.held.delete(this.execution);
+		real.now = model.now;
 		await held.release(this.kind);
+		// The tries that waited on it, in the order they asked: while the write ends "not done", the
+		// next one sends it (once); the others learn the outcome.
+		let outcome = this.kind;
+		let expectedSends = 1;
+		for (const [index, waiter] of held.overlapping.entries()) {
+			const result = await waiter.result;
+			const sends = outcome === 'notDone' ? 1 : 0;
+			if (waiter.sends !== sends) throw new Error(`${this.execution} item ${held.item}: overlapping try ${index} sent ${waiter.sends} times after "${outcome}", expected ${sends}`);
+			if (sends === 1) {
+				if (!('sent' in result)) throw new Error('the try that sent it did not own it');
+				outcome = waiter.kind;
+				expectedSends++;
+			} else if (!('earlier' in result) || result.earlier.kind !== outcome) {
+				throw new Error(`${this.execution} item ${held.item}: overlapping try ${index} did not get "${outcome}"`);
+			}
+		}
+		// Each try that looked at the memory (asking for the write again) released the idle runs.
+		if (held.overlapping.length > 0) dropIdle(model);
 		const run = runOf(model, this.execution);
 		run.pending = 0;
-		run.sends.set(held.item, 1);
-		if (this.kind !== 'notDone') run.done.set(held.item, this.kind);
+		run.sends.set(held.item, expectedSends);
+		if (outcome !== 'notDone') run.done.set(held.item, outcome);
 		checkHeld(model);
 	}
 	toString() {
 		return `Release(${this.execution}, ${this.kind})`;
+	}
+}
+
+/**
+ * Later tries of the run (n8n's Retry On Fail, started while RoutingNode left the held write
+ * unawaited) ask for the held write while it is on the wire; each would send it with its own outcome.
+ */
+class Overlap implements fc.AsyncCommand<Model, Real> {
+	constructor(readonly execution: Execution, readonly kinds: Kind[]) {}
+	check(model: Model) {
+		return model.runs.get(this.execution)?.pending === 1;
+	}
+	async run(model: Model, real: Real) {
+		const held = real.held.get(this.execution);
+		if (held === undefined) throw new Error('nothing held');
+		// Asking looks at the memory: idle runs are released, this one is active now.
+		dropIdle(model);
+		runOf(model, this.execution);
+		real.now = model.now;
+		for (const kind of this.kinds) {
+			const waiter: Overlapping = { kind, sends: 0, result: Promise.resolve({ earlier: { kind: 'unknown' } }) };
+			waiter.result = writeOnce(scopeOf(this.execution, held.item), sentOf(held.item), async () => {
+				waiter.sends++;
+				return outcomeOf(kind, held.item);
+			});
+			held.overlapping.push(waiter);
+		}
+	}
+	toString() {
+		return `Overlap(${this.execution}, [${this.kinds.join(',')}])`;
+	}
+}
+
+/** Hold, Overlap and Release in one go: a write whose try ended, later tries on it, then its outcome. */
+class OverlappedWrite implements fc.AsyncCommand<Model, Real> {
+	constructor(readonly execution: Execution, readonly kinds: Kind[], readonly kind: Kind) {}
+	check(model: Model) {
+		return !(model.runs.get(this.execution)?.pending);
+	}
+	async run(model: Model, real: Real) {
+		await new Hold(this.execution).run(model, real);
+		await new Overlap(this.execution, this.kinds).run(model, real);
+		await new Release(this.execution, this.kind).run(model, real);
+	}
+	toString() {
+		return `OverlappedWrite(${this.execution}, [${this.kinds.join(',')}], ${this.kind})`;
 	}
 }
 
@@ -220,8 +301,12 @@ const commands = [
 		.tuple(execution, count, fc.array(kind, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 0, 1, 1_000, IDLE / 3, IDLE - 1))
 		.map(([e, n, kinds, spacing]) => new FirstTry(e, n, kinds, spacing)),
 	execution.map((e) => new Retry(e)),
-	execution.map((e) => new Hold(e)),
-	fc.tuple(execution, kind).map(([e, k]) => new Release(e, k)),
+	// Held writes, the tries that overlap them and their outcome: weighted up (each twice), so that
+	// most runs hold, overlap and release a write.
+	...[1, 2].map(() => execution.map((e) => new Hold(e))),
+	...[1, 2].map(() => fc.tuple(execution, fc.array(kind, { minLength: 1, maxLength: 4 })).map(([e, kinds]) => new Overlap(e, kinds))),
+	...[1, 2].map(() => fc.tuple(execution, kind).map(([e, k]) => new Release(e, k))),
+	fc.tuple(execution, fc.array(kind, { minLength: 1, maxLength: 4 }), kind).map(([e, kinds, k]) => new OverlappedWrite(e, kinds, k)),
 	advance,
 	advance,
 ];
@@ -231,15 +316,18 @@ beforeAll(() => {
 });
 afterAll(() => {
 	Object.assign(limits, SHIPPED_LIMITS);
+	Object.assign(memoryTime, SHIPPED_TIME);
 	forgetAllWrites();
 });
 
 test(`write memory model: an accepted write is never sent twice in its retriable run (seed ${SEED}, ${RUNS} runs; FC_SEED / FC_RUNS)`, async () => {
 	console.log(`write-memory model seed ${SEED}, ${RUNS} runs (FC_SEED=${SEED} FC_RUNS=${RUNS} to repeat)`);
 	await fc.assert(
-		fc.asyncProperty(fc.commands(commands, { maxCommands: 30 }), async (cmds) => {
+		fc.asyncProperty(fc.commands(commands, { maxCommands: 30, size: 'medium' }), async (cmds) => {
 			forgetAllWrites();
-			const setup = () => ({ model: { now: 1_000_000, runs: new Map() } as Model, real: { now: 1_000_000, held: new Map() } as Real });
+			const real = { now: 1_000_000, held: new Map() } as Real;
+			memoryTime.now = () => real.now;
+			const setup = () => ({ model: { now: 1_000_000, runs: new Map() } as Model, real });
 			await fc.asyncModelRun(setup, cmds);
 		}),
 		{ seed: SEED, numRuns: RUNS },

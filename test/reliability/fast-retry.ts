@@ -15,13 +15,18 @@ export const FAST_BACKOFF: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'> = {
 	maxDelayMs: 80,
 };
 
-export function fastRetryModule(): Record<string, unknown> {
+/**
+ * `overrides`: a file that needs a shorter ceiling too (`maxRetryAfterMs`: the longest Retry-After
+ * the node waits, and how long an API may accept nothing before the node stops sending, pace.ts)
+ * says so here, e.g. security.test.ts, whose every-request-refused case would otherwise take that minute.
+ */
+export function fastRetryModule(overrides: Partial<RetryPolicy> = {}): Record<string, unknown> {
 	const actual = jest.requireActual('../../nodes/shared/retry') as Record<string, unknown> & {
 		DEFAULT_RETRY_POLICY: RetryPolicy;
 	};
 	return {
 		...actual,
 		REAL_DEFAULT_RETRY_POLICY: actual.DEFAULT_RETRY_POLICY,
-		DEFAULT_RETRY_POLICY: Object.freeze({ ...actual.DEFAULT_RETRY_POLICY, ...FAST_BACKOFF }),
+		DEFAULT_RETRY_POLICY: Object.freeze({ ...actual.DEFAULT_RETRY_POLICY, ...FAST_BACKOFF, ...overrides }),
 	};
 }

@@ -118,20 +118,7 @@ describe('429 Too Many Requests: retried for every method, honouring Retry-After
 		expect(second.at).toBeGreaterThanOrEqual(notBefore - 5);
 	});
 
-	test('429 on every attempt: 3 sends, then our error (not n8n\'s batching override), nothing created', async () => {
-		const url = 'https://example.com/hooks/always-429';
-		ctx.sandbox.addFault({ path: '/integration/webhook/create', kind: 'status', status: 429, retryAfterSeconds: 0, times: Infinity });
-		const error = await runError(ctx.sandbox, { parameters: createWebhook(url) });
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API is receiving too many requests (HTTP 429): Too many requests, retry later');
-		expect(error.httpCode).toBe('429');
-		// The API's message appears once, in the message (issue 12).
-		expect(error.message).toContain(': Too many requests, retry later');
-		expect(String(error.description)).not.toContain('Too many requests, retry later');
-		expect(String(error.description)).toContain('Gave up after 3 attempts.');
-		expect(calls(ctx.sandbox, '/integration/webhook/create')).toHaveLength(3);
-		expect(webhooksTo(ctx.sandbox, url)).toBe(0);
-	});
+	// 429 on every attempt: refusing-everything.test.ts (it ends once the API has accepted nothing for a minute).
 
 	// Not waited for: the test's own timeout (jest's 30 s) is far below the 120 s asked.
 	test('a Retry-After longer than 60 s is not waited for: one send, the error says how long', async () => {

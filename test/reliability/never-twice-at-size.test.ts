@@ -141,3 +141,17 @@ test('a run longer than the memory\'s time bound (fake clock: a quarter of it pe
 	expectEachOnce(0, count, refused, result);
 	expectDone(result, count);
 }, TIMEOUT_MS);
+
+test('an idle run is released when its time is up, without another write (issue 42, Build 8): the idle bound lowered to 300 ms', async () => {
+	seedContacts(0, 3);
+	limits.runIdleMs = 300;
+	const result = await runWorkflow(ctx.sandbox, { parameters, items: itemsOf(0, 3), executionId: executionId(), ...retry });
+	expect(result.error).toBeUndefined();
+	expect(heldWrites()).toMatchObject({ runs: 1, facts: 3 });
+	// No write after this: the memory's own wake-up releases the run (a bounded wait for it, not a sleep).
+	for (const deadline = Date.now() + 10_000; heldWrites().runs > 0; ) {
+		if (Date.now() > deadline) throw new Error(`still held: ${JSON.stringify(heldWrites())}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	expect(heldWrites()).toMatchObject({ runs: 0, facts: 0, answers: 0 });
+});

@@ -19,7 +19,7 @@ import { getEventListeners } from 'events';
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { Turn, TurnOptions } from '../../nodes/shared/pace';
-import { ApiPace, forgetPaces, IDLE_PACE_MS, PACE, paceOf, pacesKept, QuotaSpent } from '../../nodes/shared/pace';
+import { ApiPace, forgetPaces, IDLE_PACE_MS, PACE, paceOf, pacesKept, QuotaSpent, RefusingEverything } from '../../nodes/shared/pace';
 
 /** Stand-in for an HTTP request: the answer a test decides. */
 const answerWith =
@@ -230,6 +230,10 @@ describe('a 429 lowers the pace', () => {
 		// a send made after the decrease, refused 1 s or more after it: cap 5 → 2
 		await answer(later, 429, { 'retry-after': '0' });
 		expect(pace.inFlight).toBe(4);
+		// a second refusal event in a row with nothing accepted: its Retry-After of 0 is no wait any
+		// more; the backoff's hold (2 s ± 25 %) is waited out (no slot is free for its probe)
+		await at(6999 + 2500);
+		expect(went()).toBe(12);
 		await answerOldest(2, 503);
 		expect(pace.inFlight).toBe(2);
 		expect(went()).toBe(12);
@@ -901,6 +905,162 @@ describe('a spent quota stops the sending (DESIGN.md, decided 2026-11-26)', () =
 		await answerOldest(0, 200);
 		expect(pace.idleFor(IDLE_PACE_MS, IDLE_PACE_MS + 60_000)).toBe(false);
 		expect(pace.idleFor(IDLE_PACE_MS, 86_400_000)).toBe(true);
+	});
+});
+
+describe('an API that refuses everything ends the run (DESIGN.md, decided 2026-11-27; issue 42, Build 4)', () => {
+	const MINUTE = 60_000;
+	beforeEach(() => {
+		// The backoff's jitter at its middle: the holds are 1 s, 2 s, 4 s …
+		jest.spyOn(Math, 'random').mockReturnValue(0.5);
+	});
+
+	const stoppedUnsent = (entry: Ask, forMs: number, retryAfterMs?: number): boolean =>
+		entry.state === 'cancelled' && entry.error instanceof RefusingEverything && entry.error.forMs === forMs && entry.error.retryAfterMs === retryAfterMs;
+
+	/** 12 sends, the 10 on the wire refused (429, no Retry-After): the first at 0, the second at `second`, the third at `third`. */
+	async function refuseAtTimes(second: number, third: number, headers: Record<string, string> = {}): Promise<void> {
+		askMany('s', 12);
+		await settle();
+		await answer(asks[0], 429, headers);
+		await at(second);
+		await answer(asks[1], 429, headers);
+		await at(third);
+		await answer(asks[2], 429, headers);
+	}
+
+	test('a refusal 60 s after the first, nothing accepted between: the waiting sends fail at once, unsent, and so does a new one', async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE);
+		expect(pace.refusingEverything).toBe(true);
+		expect(pace.waiting).toBe(0);
+		expect(asks.slice(10).every((entry) => stoppedUnsent(entry, MINUTE))).toBe(true);
+		expect(went()).toBe(10);
+		const late = ask('late');
+		await settle();
+		expect(stoppedUnsent(late, MINUTE)).toBe(true);
+	});
+
+	test('a refusal 59.999 s after the first stops nothing: the API may be at a per-minute limit', async () => {
+		await refuseAtTimes(MINUTE - 2, MINUTE - 1);
+		expect(pace.refusingEverything).toBe(false);
+		expect(asks.slice(10).map((entry) => entry.state)).toEqual(['waiting', 'waiting']);
+	});
+
+	test('stopped: one send a minute goes as a probe, the others fail; refused, the next probe is a minute later; accepted, the run goes on at the pace', async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE);
+		// what was on the wire before the stop is refused too: still refusing, no probe due earlier
+		await answerOldest(7, 429);
+		expect(pace.inFlight).toBe(0);
+		await at(2 * MINUTE - 1);
+		const tooEarly = ask('early');
+		await settle();
+		expect(stoppedUnsent(tooEarly, 2 * MINUTE - 1)).toBe(true);
+		await at(2 * MINUTE);
+		const [probe, other] = askMany('p', 2);
+		await settle();
+		expect([probe.state, other.state]).toEqual(['went', 'waiting']);
+		await answer(probe, 429);
+		expect(stoppedUnsent(other, 2 * MINUTE)).toBe(true);
+		await at(3 * MINUTE - 1);
+		const early = ask('early2');
+		await settle();
+		expect(early.state).toBe('cancelled');
+		await at(3 * MINUTE);
+		const [second, after] = askMany('q', 2);
+		await settle();
+		expect([second.state, after.state]).toEqual(['went', 'waiting']);
+		await answer(second, 200);
+		expect(pace.refusingEverything).toBe(false);
+		expect(after.state).toBe('went');
+	});
+
+	test("the probe's answer says nothing (503): still stopped, the next probe a minute later", async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE);
+		await answerOldest(7, 429);
+		await at(2 * MINUTE);
+		const [probe, other] = askMany('p', 2);
+		await settle();
+		await answer(probe, 503);
+		expect(pace.refusingEverything).toBe(true);
+		expect(other.state).toBe('cancelled');
+		await at(3 * MINUTE - 1);
+		const early = ask('early');
+		await settle();
+		expect(early.state).toBe('cancelled');
+	});
+
+	test('the stopping refusal\'s Retry-After (1 s) is named in what the unsent sends carry', async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE, { 'retry-after': '1' });
+		expect(asks.slice(10).every((entry) => stoppedUnsent(entry, MINUTE, 1000))).toBe(true);
+	});
+
+	test('an accepted answer ends the streak: refused at 0, accepted at 59 s, refused at 61 s: nothing stopped', async () => {
+		askMany('s', 12);
+		await settle();
+		await answer(asks[0], 429);
+		await at(59_000);
+		await answer(asks[1], 200);
+		await at(61_000);
+		await answer(asks[2], 429);
+		expect(pace.refusingEverything).toBe(false);
+		await at(61_000 + MINUTE - 1);
+		await answer(asks[3], 429);
+		expect(pace.refusingEverything).toBe(false);
+		await at(61_000 + MINUTE);
+		await answer(asks[4], 429);
+		expect(pace.refusingEverything).toBe(true);
+	});
+
+	test('a refusal after more than 2 minutes without any answer (the node had stopped asking) starts a new streak', async () => {
+		askMany('s', 4);
+		await settle();
+		await answer(asks[0], 429);
+		await at(2 * MINUTE + 1);
+		await answer(asks[1], 429);
+		expect(pace.refusingEverything).toBe(false);
+		await at(3 * MINUTE + 1);
+		await answer(asks[2], 429);
+		expect(pace.refusingEverything).toBe(true);
+	});
+
+	test('exactly 2 minutes without an answer is no quiet spell: the streak from the first refusal stops the sending', async () => {
+		askMany('s', 4);
+		await settle();
+		await answer(asks[0], 429);
+		await at(2 * MINUTE);
+		await answer(asks[1], 429);
+		expect(pace.refusingEverything).toBe(true);
+	});
+
+	test('refusals beyond the ceiling (Retry-After: 86400) for a minute are the spent quota\'s, with the time the API named, not a refusal of everything', async () => {
+		jest.setSystemTime(new Date('2026-11-26T14:00:00Z'));
+		await refuseAtTimes(MINUTE - 1, MINUTE, { 'retry-after': '86400' });
+		expect(pace.refusingEverything).toBe(false);
+	});
+
+	test('stopped, then idle for 10 minutes: the limiter may be dropped (no time was named; a new one asks afresh)', async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE);
+		await answerOldest(7, 429);
+		await at(MINUTE + IDLE_PACE_MS - 1);
+		expect(pace.idleFor(IDLE_PACE_MS, performance.now())).toBe(false);
+		await at(MINUTE + IDLE_PACE_MS);
+		expect(pace.idleFor(IDLE_PACE_MS, performance.now())).toBe(true);
+	});
+
+	test('a Retry-After of 0 is taken at its word once: the first refusal event holds nothing; the second in a row, nothing accepted, holds the backoff (2 s)', async () => {
+		askMany('s', 30);
+		await settle();
+		await answer(asks[0], 429, { 'retry-after': '0' });
+		expect(pace.holding).toBe(false);
+		await answerOldest(5, 503);
+		expect(went()).toBe(11);
+		await at(1000);
+		await answer(onTheWire().at(-1) as Ask, 429, { 'retry-after': '0' });
+		expect(pace.holding).toBe(true);
+		await at(2999);
+		expect(pace.holding).toBe(true);
+		await at(3000);
+		expect(pace.holding).toBe(false);
 	});
 });
 

@@ -84,21 +84,21 @@ describe('the policy as shipped (pure functions, fake clock)', () => {
 		cancelled: { GET: false, POST: false },
 	};
 
-	test.each(failures)('%s: retried for GET / POST exactly as the policy says; never past the last attempt', (name, failure) => {
+	test.each(failures)('%s: retried for GET / POST exactly as the policy says; never past the last attempt (a 429 is no attempt)', (name, failure) => {
 		for (const method of ['GET', 'POST'] as const) {
-			expect({ name, method, retry: retry.decide(failure, method, 1, real, fixedClock).retry }).toEqual({
+			expect({ name, method, retry: retry.decide(failure, { method: method }, 1, real, fixedClock).retry }).toEqual({
 				name,
 				method,
 				retry: expected[name][method],
 			});
-			expect(retry.decide(failure, method, real.maxAttempts, real, fixedClock).retry).toBe(false);
+			expect(retry.decide(failure, { method: method }, real.maxAttempts, real, fixedClock).retry).toBe(failure.kind === 'rateLimited');
 		}
 	});
 
 	test('a Retry-After over the cap fails at once and says how long the API asked to wait', () => {
-		const decision = retry.decide(retry.statusFailure(429, '120'), 'GET', 1, real, fixedClock);
+		const decision = retry.decide(retry.statusFailure(429, '120'), { method: 'GET' }, 1, real, fixedClock);
 		expect(decision).toEqual({ retry: false, note: expect.stringContaining('asked to wait 120 s') });
-		expect(retry.decide(retry.statusFailure(429, '60'), 'GET', 1, real, fixedClock)).toEqual({
+		expect(retry.decide(retry.statusFailure(429, '60'), { method: 'GET' }, 1, real, fixedClock)).toEqual({
 			retry: true,
 			delayMs: 60_000,
 			rateLimited: true,
@@ -297,7 +297,7 @@ describe('describeNetworkError: the error shapes n8n, axios, undici and Node pro
 		const described = retry.describeNetworkError(axiosError(Object.assign(new Error('the connection failed'), { code }), code));
 		expect(described.nothingSent).toBe(true);
 		const failure = retry.networkFailure(described);
-		expect({ GET: retry.decide(failure, 'GET', 1, retry.DEFAULT_RETRY_POLICY).retry, POST: retry.decide(failure, 'POST', 1, retry.DEFAULT_RETRY_POLICY).retry }).toEqual({
+		expect({ GET: retry.decide(failure, { method: 'GET' }, 1, retry.DEFAULT_RETRY_POLICY).retry, POST: retry.decide(failure, { method: 'POST' }, 1, retry.DEFAULT_RETRY_POLICY).retry }).toEqual({
 			GET: retried,
 			POST: retried,
 		});
@@ -335,8 +335,8 @@ describe('describeNetworkError: the error shapes n8n, axios, undici and Node pro
 		expect(described.timedOut).toBe(timedOut);
 		const failure = retry.networkFailure(described);
 		expect(failure).toEqual({ kind: 'transient', reason: timedOut ? 'timeout' : described.code, nothingSent: false });
-		expect(retry.decide(failure, 'GET', 1, retry.DEFAULT_RETRY_POLICY).retry).toBe(true);
-		expect(retry.decide(failure, 'POST', 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE(timedOut ? 'timeout' : String(described.code)) });
+		expect(retry.decide(failure, { method: 'GET' }, 1, retry.DEFAULT_RETRY_POLICY).retry).toBe(true);
+		expect(retry.decide(failure, { method: 'POST' }, 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE(timedOut ? 'timeout' : String(described.code)) });
 	});
 
 	test.each(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET'])(
@@ -344,8 +344,8 @@ describe('describeNetworkError: the error shapes n8n, axios, undici and Node pro
 		(code) => {
 			const failure = retry.networkFailure(retry.describeNetworkError(axiosError(Object.assign(new Error('other side closed'), { code, syscall: 'read' }), code)));
 			expect(failure).toEqual({ kind: 'transient', reason: code, nothingSent: false });
-			expect(retry.decide(failure, 'GET', 1, retry.DEFAULT_RETRY_POLICY).retry).toBe(true);
-			expect(retry.decide(failure, 'POST', 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE(code) });
+			expect(retry.decide(failure, { method: 'GET' }, 1, retry.DEFAULT_RETRY_POLICY).retry).toBe(true);
+			expect(retry.decide(failure, { method: 'POST' }, 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE(code) });
 		},
 	);
 
@@ -414,7 +414,7 @@ describe('statusFailure: the retry class of an HTTP answer that is an error', ()
 		expect(retry.statusFailure(599)).toEqual({ kind: 'transient', reason: 'HTTP 599' });
 		expect(retry.statusFailure(499)).toEqual({ kind: 'final' });
 		expect(retry.statusFailure(600)).toEqual({ kind: 'final' });
-		expect(retry.decide(retry.statusFailure(503), 'POST', 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE('HTTP 503') });
+		expect(retry.decide(retry.statusFailure(503), { method: 'POST' }, 1, retry.DEFAULT_RETRY_POLICY)).toEqual({ retry: false, note: POST_NOTE('HTTP 503') });
 	});
 });
 
@@ -459,44 +459,61 @@ describe('decide: each branch, and the notes the user reads', () => {
 	const clock = { now: () => 0, wallNow: () => wallStart, random: () => 0.5 };
 
 	test('a Retry-After over 60 s: the note says how long, the 60 s ceiling and when to try again (UTC)', () => {
-		expect(retry.decide(retry.statusFailure(429, '120'), 'POST', 1, policy, clock)).toEqual({
+		expect(retry.decide(retry.statusFailure(429, '120'), { method: 'POST' }, 1, policy, clock)).toEqual({
 			retry: false,
 			note: 'The API asked to wait 120 s before trying again, longer than the node waits (60 s), so it was not retried. Try again after 2026-01-01 00:02:00 UTC.',
 		});
 		const halfPast = { ...clock, wallNow: () => wallStart + 500 };
-		expect(retry.decide(retry.statusFailure(429, 'Thu, 01 Jan 2026 00:01:31 GMT'), 'GET', 1, policy, halfPast)).toEqual({
+		expect(retry.decide(retry.statusFailure(429, 'Thu, 01 Jan 2026 00:01:31 GMT'), { method: 'GET' }, 1, policy, halfPast)).toEqual({
 			retry: false,
 			note: 'The API asked to wait 90.5 s before trying again, longer than the node waits (60 s), so it was not retried. Try again after 2026-01-01 00:01:31 UTC.',
 		});
 	});
 
-	test('429 without Retry-After: the backoff; at the API\'s pace: at once, and past the last attempt too', () => {
-		expect(retry.decide(retry.statusFailure(429), 'POST', 2, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: true });
-		expect(retry.decide(retry.statusFailure(429), 'POST', 3, policy, clock)).toEqual({ retry: false, note: 'Gave up after 3 attempts.' });
+	test('429 without Retry-After: the backoff by the number of 429s, past the 3 attempts too (a 429 is no failed attempt); at the API\'s pace: at once', () => {
+		expect(retry.decide(retry.statusFailure(429), { method: 'POST' }, 2, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: true });
+		expect(retry.decide(retry.statusFailure(429), { method: 'POST' }, 3, policy, clock)).toEqual({ retry: true, delayMs: 4000, rateLimited: true });
+		expect(retry.decide(retry.statusFailure(429), { method: 'POST' }, 12, policy, clock)).toEqual({ retry: true, delayMs: 8000, rateLimited: true });
 		const paced: Failure = { kind: 'rateLimited', paced: true };
-		expect(retry.decide(paced, 'POST', 1, policy, clock)).toEqual({ retry: true, delayMs: 0, rateLimited: true });
-		expect(retry.decide(paced, 'POST', 3, policy, clock)).toEqual({ retry: true, delayMs: 0, rateLimited: true });
-		expect(retry.decide({ kind: 'rateLimited', paced: true, retryAfter: '2' }, 'POST', 5, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: true });
+		expect(retry.decide(paced, { method: 'POST' }, 1, policy, clock)).toEqual({ retry: true, delayMs: 0, rateLimited: true });
+		expect(retry.decide(paced, { method: 'POST' }, 3, policy, clock)).toEqual({ retry: true, delayMs: 0, rateLimited: true });
+		expect(retry.decide({ kind: 'rateLimited', paced: true, retryAfter: '2' }, { method: 'POST' }, 5, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: true });
+	});
+
+	test('a Retry-After beyond every date JavaScript can name (9999999999999 s): not retried, the wait named in seconds, no time to try again (no crash)', () => {
+		expect(retry.decide(retry.statusFailure(429, '9999999999999'), { method: 'POST' }, 1, policy, clock)).toEqual({
+			retry: false,
+			note: 'The API asked to wait 9999999999999 s before trying again, longer than the node waits (60 s), so it was not retried.',
+		});
+		expect(retry.clockTime(8.64e15 + 1)).toBeUndefined();
+		expect(retry.clockTime(0)).toBe('1970-01-01 00:00:00 UTC');
+	});
+
+	test('a POST that only asks (repeatable): an ambiguous failure is retried like a read', () => {
+		const failure = retry.statusFailure(502);
+		expect(retry.decide(failure, { method: 'POST', repeatable: true }, 1, policy, clock)).toEqual({ retry: true, delayMs: 1000, rateLimited: false });
+		expect(retry.decide(failure, { method: 'POST', repeatable: true }, 3, policy, clock)).toEqual({ retry: false, note: 'Gave up after 3 attempts.' });
+		expect(retry.decide(failure, { method: 'GET', repeatable: false }, 1, policy, clock)).toEqual({ retry: false, note: POST_NOTE('HTTP 502').replace('POST', 'GET') });
 	});
 
 	test('an ambiguous failure: GET, HEAD and OPTIONS (any case) retried with the backoff; other methods get the note, named in capitals', () => {
 		const failure = retry.statusFailure(502);
 		for (const method of ['GET', 'get', 'HEAD', 'OPTIONS']) {
-			expect({ method, decision: retry.decide(failure, method, 1, policy, clock) }).toEqual({ method, decision: { retry: true, delayMs: 1000, rateLimited: false } });
+			expect({ method, decision: retry.decide(failure, { method: method }, 1, policy, clock) }).toEqual({ method, decision: { retry: true, delayMs: 1000, rateLimited: false } });
 		}
 		for (const method of ['POST', 'post', 'PUT', 'PATCH', 'DELETE']) {
-			expect({ method, decision: retry.decide(failure, method, 1, policy, clock) }).toEqual({
+			expect({ method, decision: retry.decide(failure, { method: method }, 1, policy, clock) }).toEqual({
 				method,
 				decision: { retry: false, note: POST_NOTE('HTTP 502').replace('POST', method.toUpperCase()) },
 			});
 		}
-		expect(retry.decide(failure, 'GET', 3, policy, clock)).toEqual({ retry: false, note: 'Gave up after 3 attempts.' });
+		expect(retry.decide(failure, { method: 'GET' }, 3, policy, clock)).toEqual({ retry: false, note: 'Gave up after 3 attempts.' });
 	});
 
 	test('nothing sent: a POST is retried like a read; final failures are not retried, without a note', () => {
 		const refused: Failure = { kind: 'transient', reason: 'ECONNREFUSED', nothingSent: true };
-		expect(retry.decide(refused, 'POST', 2, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: false });
-		expect(retry.decide({ kind: 'final' }, 'GET', 1, policy, clock)).toEqual({ retry: false });
+		expect(retry.decide(refused, { method: 'POST' }, 2, policy, clock)).toEqual({ retry: true, delayMs: 2000, rateLimited: false });
+		expect(retry.decide({ kind: 'final' }, { method: 'GET' }, 1, policy, clock)).toEqual({ retry: false });
 	});
 });
 
@@ -534,33 +551,44 @@ describe('withRetry: the sends of one request (stand-in sends, fake clock)', () 
 		expect(post.description).toBe(`The API failed. ${POST_NOTE('HTTP 500')}`);
 	});
 
-	test('a 429 not at the pace (the limiter accepted nothing else meanwhile) counts: 3 sends, then the error', async () => {
+	test('a 429 not at the pace (the limiter accepted nothing else meanwhile) is no failed attempt: sent again, with the backoff, until the limiter finds that the API refuses everything', async () => {
 		const clock = fakeClock();
-		const pace = { accepted: 7 };
-		const { send, sent } = standIn(() => failed(retry.statusFailure(429)));
+		const pace = { accepted: 7, refusingEverything: false };
+		const { send, sent } = standIn((n) => {
+			if (n === 12) pace.refusingEverything = true;
+			return failed(retry.statusFailure(429));
+		});
 		const error = await thrown(retry.withRetry(send, { method: 'POST', clock, pace }));
-		expect(sent).toEqual([1, 2, 3]);
-		expect(error.description).toBe('Gave up after 3 attempts.');
+		expect(sent).toHaveLength(12);
+		expect(clock.slept).toEqual([1000, 2000, 4000, 8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000]);
+		expect(error.description).toBe("The API has accepted none of this credential's requests for 60 s or more (the longest the node waits), so it was not sent again. Run it again later.");
+	});
+
+	test('without a limiter every 429 counts as a refusal: 20, then the error', async () => {
+		const { send, sent } = standIn(() => failed(retry.statusFailure(429, '0')));
+		const error = await thrown(retry.withRetry(send, { method: 'POST', clock: fakeClock() }));
+		expect(sent).toHaveLength(20);
+		expect(error.description).toBe('Refused by the API 20 times (HTTP 429) while it accepted other requests, the most the node retries one request.');
 	});
 
 	test("429s at the API's pace do not count against the 3 attempts; other failures still do", async () => {
 		const clock = fakeClock();
 		const pace = { accepted: 0 };
-		// send 1: 429 before anything else was accepted (counts: 1); then the API accepts other
-		// requests: five 429s at its pace (do not count), then two 503s (2, 3): given up.
-		const answers = [429, 429, 429, 429, 429, 429, 503, 503];
+		// send 1: 429 before anything else was accepted (the backoff); then the API accepts other
+		// requests: five 429s at its pace (sent again at once), then three 503s: given up.
+		const answers = [429, 429, 429, 429, 429, 429, 503, 503, 503];
 		const { send, sent } = standIn((n) => {
 			if (n === 2) pace.accepted = 4;
 			return failed(retry.statusFailure(answers[n - 1]));
 		});
 		const error = await thrown(retry.withRetry(send, { method: 'GET', clock, pace }));
-		expect(sent).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		expect(sent).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
 		expect(error.description).toBe('Gave up after 3 attempts.');
 		// the paced 429s without Retry-After were sent again at once (the limiter spaces them)
-		expect(clock.slept).toEqual([1000, 2000]);
+		expect(clock.slept).toEqual([1000, 1000, 2000]);
 	});
 
-	test('at most 20 refusals (HTTP 429) per request, at the pace or not', async () => {
+	test('at most 20 refusals (HTTP 429) per request at the pace', async () => {
 		const clock = fakeClock();
 		const pace = { accepted: 0 };
 		const { send, sent } = standIn(() => {
@@ -569,7 +597,7 @@ describe('withRetry: the sends of one request (stand-in sends, fake clock)', () 
 		});
 		const error = await thrown(retry.withRetry(send, { method: 'POST', clock, pace }));
 		expect(sent).toHaveLength(20);
-		expect(error.description).toBe('Refused by the API 20 times (HTTP 429), the most the node retries one request.');
+		expect(error.description).toBe('Refused by the API 20 times (HTTP 429) while it accepted other requests, the most the node retries one request.');
 	});
 
 	test('only 429s count as refusals: a 503 after 18 paced 429s still gets its 3 attempts', async () => {

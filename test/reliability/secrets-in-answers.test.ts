@@ -6,6 +6,8 @@
  */
 import { withoutSecrets } from '../../nodes/shared/errors';
 import { jsonOf, runNode, useSandbox } from '../helpers/node-runner';
+import { DEMO } from '../sandbox';
+import { dumpEverything } from './helpers';
 
 const ctx = useSandbox();
 
@@ -59,5 +61,59 @@ describe('withoutSecrets', () => {
 		let at = out as { next?: unknown };
 		while (at.next !== undefined) at = at.next as { next?: unknown };
 		expect(at).toEqual(['[redacted]']);
+	});
+});
+
+/**
+ * Issue 42, Build 7 (row 5): the token never leaves in any form. The credential holds the token with
+ * spaces around it (pasted so); HTTP drops the spaces, the API accepts the bare token and echoes it,
+ * in the forms below. The forms are computed here from the token (Node's encoders), not by the node.
+ */
+describe('the token in every form an API can echo it', () => {
+	const TOKEN = 'tok_Sec7et+Zq9/Val=ue&42';
+	const form = (text: string): string => Buffer.from(text).toString('base64');
+	const FORMS: Record<string, string> = {
+		'the token': TOKEN,
+		'URL-encoded': encodeURIComponent(TOKEN),
+		'URL-encoded, lower-case hex': encodeURIComponent(TOKEN).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		'base64': form(TOKEN),
+		'base64url': Buffer.from(TOKEN).toString('base64url'),
+		'base64 of "Bearer <token>"': form(`Bearer ${TOKEN}`),
+		'base64 of "user:<token>" (Basic)': form(`user:${TOKEN}`),
+		'base64 of "ab<token>"': form(`ab${TOKEN}`),
+	};
+	/** What must never be in anything the node gives back. */
+	const NEVER = Object.values(FORMS);
+	const leaks = (text: string): string[] => NEVER.filter((secret) => text.includes(secret));
+	const echo = { success: true, data: { removedTags: [], debug: { headers: { 'x-api-key': TOKEN, authorization: '{authorization}' }, nested: [{ deep: { deeper: [FORMS] } }], [`key-${TOKEN}`]: 1 } } };
+
+	const sandboxWith = useSandbox({ token: TOKEN });
+	const removal = { resource: 'tag', operation: 'removeFromContact', phoneNumber: '5511987650001', tagIds: [DEMO.tags.vip.id] };
+
+	test.each([
+		['spaces around', ` ${TOKEN} `],
+		['a trailing space', `${TOKEN} `],
+		['a tab and a newline', `\t${TOKEN}\n`],
+	])('a credential token with %s: the trimmed token is sent; a 2xx answer echoing it in every form gives an item without any', async (_label, stored) => {
+		const { sandbox } = sandboxWith;
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'json', body: echo, times: Infinity });
+		const out = jsonOf(await runNode(sandbox, { parameters: removal, apiToken: stored }));
+		expect(sandbox.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+		expect(out).toHaveLength(1);
+		expect(leaks(JSON.stringify(out))).toEqual([]);
+		expect(JSON.stringify(out)).toContain('[redacted]');
+	});
+
+	test('an error answer echoing the token in every form (message and body): the error carries none of them', async () => {
+		const { sandbox } = sandboxWith;
+		const message = `denied for ${Object.values(FORMS).join(' | ')} ({authorization})`;
+		sandbox.addFault({ path: '/tag/remove-from-contact', kind: 'status', status: 400, message, times: Infinity });
+		const thrown = await runNode(sandbox, { parameters: removal, apiToken: ` ${TOKEN} ` }).then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		expect(thrown).toBeInstanceOf(Error);
+		expect(leaks(dumpEverything(thrown))).toEqual([]);
+		expect(String((thrown as Error).message)).toContain('denied for [redacted]');
 	});
 });

@@ -10,7 +10,9 @@
  * deeply nested body; a payload or query echoing the secret → redacted from the output.
  * test/node/errors.test.ts: the token is not in a 401 error, an error item or a thrown 404.
  */
-jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
+// The ceiling shortened to 1 s: the "429 on every attempt" case ends once the API has accepted
+// nothing for it (pace.ts), not after the shipped minute.
+jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule({ maxRetryAfterMs: 1000 }));
 
 import { randomUUID } from 'node:crypto';
 

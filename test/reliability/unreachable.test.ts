@@ -92,14 +92,14 @@ describe("n8n 1.x's error (the same failures; e2e runs them in real n8n 1.123)",
 		const cause = n8n1Error(code, nodeMessage);
 		expect(networkError(node, cause, 'POST', '/tag/create').message).toBe(`Could not reach the API at ${host} (${code}): nothing was sent`);
 		const failure = networkFailure(describeNetworkError(cause));
-		expect(decide(failure, 'POST', 1, DEFAULT_RETRY_POLICY).retry).toBe(retried);
+		expect(decide(failure, { method: 'POST' }, 1, DEFAULT_RETRY_POLICY).retry).toBe(retried);
 	});
 
 	test('a reset (read ECONNRESET): retried for GET only, not "nothing was sent"', () => {
 		const cause = n8n1Error('ECONNRESET', 'read ECONNRESET');
 		expect(networkError(node, cause, 'POST', '/tag/create').message).not.toContain('nothing was sent');
 		const failure = networkFailure(describeNetworkError(cause));
-		expect([decide(failure, 'GET', 1, DEFAULT_RETRY_POLICY).retry, decide(failure, 'POST', 1, DEFAULT_RETRY_POLICY).retry]).toEqual([true, false]);
+		expect([decide(failure, { method: 'GET' }, 1, DEFAULT_RETRY_POLICY).retry, decide(failure, { method: 'POST' }, 1, DEFAULT_RETRY_POLICY).retry]).toEqual([true, false]);
 	});
 });
 

@@ -314,6 +314,33 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 			expect(nodeJson(execution, 'Users').map((u) => u.id)).toEqual([DEMO.users.ana.id, DEMO.users.bruno.id, DEMO.users.carla.id]);
 		});
 
+		// Issue 42, Build 3: the node closes a request at its Timeout (through the signal n8n's HTTP
+		// helper takes from the context, which the node hands its own), instead of leaving it open
+		// until n8n's client gives up 60 s later while its place goes to the next request.
+		test('a request past its Timeout (500 ms) is closed by the node at once, not left open; the item names the timeout', async () => {
+			const { sandbox } = ctx();
+			const held = sandbox.hold({ path: '/tag/remove-from-contact' });
+			try {
+				const { execution } = await chain(ctx(), 'timeout', [
+					{
+						name: 'Remove',
+						continueOnFail: true,
+						parameters: { resource: 'tag', operation: 'removeFromContact', phoneNumber: DEMO.contacts.alice.phoneNumber, tagIds: [DEMO.tags.vip.id], requestOptions: { timeout: 500 } },
+					},
+				]);
+				expect(nodeJson(execution, 'Remove').map((item) => item.error)).toEqual(['The API did not answer within 500 ms (timeout)']);
+				expect(held.held).toHaveLength(1);
+				// Closed by n8n while the sandbox still held it: no answer was ever written.
+				await sandbox.waitForRequests(() => held.held[0].answeredSeq !== undefined, 5_000);
+				expect(held.held[0].status).toBe(0);
+				expect(sandbox.inFlight).toBe(0);
+			} finally {
+				held.release();
+			}
+			// Left open, the request would hold the item until n8n's own client gives up, 60 s after
+			// the Timeout: far past this test's bound.
+		}, 30_000);
+
 		test('the chains above ran every operation of the action node', () => {
 			expect([...ran].sort()).toEqual(operationsOf(new ConversationInbox().description).map(operationKey).sort());
 		});
