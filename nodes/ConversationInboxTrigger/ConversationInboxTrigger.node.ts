@@ -91,10 +91,11 @@ function webhookUrlOf(context: IHookFunctions): string {
  * answers"), with or without the webhook in it: the platform has it, and registering it again
  * would deliver every event twice. The registration is recorded by the caller.
  *
- * A refusal is the request path's own NodeApiError, with its message also at the start of its
- * description: when an activation fails, n8n's editor shows a NodeApiError's description only
- * (WorkflowService.update: `message = error.description`), which without it says what to check
- * but not what the API refused.
+ * A refusal is the request path's own NodeApiError, naming the refused event kind (as the Events
+ * list names it) in its message and at the start of its description: n8n shows one or the other
+ * when an activation fails, each alone (2.41.1's publication status and its older path the
+ * message; 1.x's editor the description only, WorkflowService.update: `message =
+ * error.description`).
  */
 async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<void> {
 	const failure = await inboxApiRequest
@@ -102,8 +103,10 @@ async function register(context: IHookFunctions, body: IDataObject, event: strin
 		.then(() => undefined, (error: unknown) => error as Error);
 	if (failure === undefined || wasDone(failure)) return;
 	if (failure instanceof NodeApiError) {
-		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
-		failure.description = [refusal, failure.description].filter(Boolean).join(' ');
+		const kind = WEBHOOK_EVENT_OPTIONS.find((option) => option.value === event)?.name ?? event;
+		const refusal = `Registering the webhook for ${kind} failed: ${failure.message}`;
+		failure.message = refusal;
+		failure.description = [`${refusal}.`, failure.description].filter(Boolean).join(' ');
 	}
 	throw failure;
 }
@@ -163,20 +166,21 @@ function ignore(context: IWebhookFunctions, reason: string, event: string | unde
 	return { webhookResponse: { success: true, executed: false, reason } };
 }
 
-/** The event list's options, each saying which other events the same occurrence also starts. */
+/**
+ * The event list's options, each saying which other events the same message also is. n8n's list
+ * shows an option's description in at most two lines (2.41: line-clamp 2, then "…"), so each says
+ * what the event is and what it overlaps in a few words.
+ */
 const EVENT_OVERLAPS: Record<string, string> = {
-	MESSAGE_SENT_AND_RECEIVED: 'Overlaps Message Sent and Message Received: one message starts both.',
-	MESSAGE_SENT: 'Overlaps Message Sent and Received.',
-	MESSAGE_RECEIVED:
-		'Overlaps First Message Received: a first message starts both (and Message Sent and Received).',
-	FIRST_MESSAGE_RECEIVED:
-		'Overlaps Message Received: a first message starts both (and Message Sent and Received).',
-	MESSAGE_IN_SERVICE:
-		'Overlaps the other message events: the same message also starts Message Sent or Message Received, and Message Sent and Received.',
+	MESSAGE_SENT_AND_RECEIVED: 'Every message, sent or received. Each one is also Message Sent or Message Received.',
+	MESSAGE_SENT: 'A message sent to a contact. Also counts as Message Sent and Received.',
+	MESSAGE_RECEIVED: 'A message from a contact. Also Message Sent and Received; a first one also First Message Received.',
+	FIRST_MESSAGE_RECEIVED: "A new contact's first message. Also Message Received and Message Sent and Received.",
+	MESSAGE_IN_SERVICE: 'A message in a chat an attendant serves. Also one of the other message events.',
 };
 const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
 	const overlap = EVENT_OVERLAPS[option.value as string];
-	return overlap ? { ...option, description: `${option.description}. ${overlap}` } : option;
+	return overlap ? { ...option, description: overlap } : option;
 });
 
 export class ConversationInboxTrigger implements INodeType {
@@ -247,9 +251,10 @@ export class ConversationInboxTrigger implements INodeType {
 					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
 			},
 			{
-				// Shown once events are chosen: that is when activating registers webhooks.
+				// Shown once events are chosen: that is when activating registers webhooks. Short, in the
+				// words of the button it warns about ("Execute step" in n8n 2.41 and 1.123 alike).
 				displayName:
-					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform (their deliveries are then rejected or ignored), and re-activating with the same settings reuses them instead of registering new ones. "Listen for test event" registers more for n8n\'s test URL each time, which stay too and receive every later event (a 404 once the test is over): to avoid that, activate the workflow and send one real event (it shows under Executions), or pin sample data to the trigger instead of listening.',
+					'The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Each Execute step here registers one more, for n8n\'s test URL; to test without that, activate the workflow and send a real event.',
 				name: 'apiCannotDeleteNotice',
 				type: 'notice',
 				default: '',

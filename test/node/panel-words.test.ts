@@ -48,14 +48,14 @@ describe('Remove From Contact: a phone number or a contact LID, nothing else', (
 	test.each(['Alice phone', 'Alice phone 5511', 'call 5511987650001', '5511987650001 ext'])('"%s" is refused before sending', async (typed) => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: typed } });
 		expect(error.message).toBe(
-			`Invalid Phone Number: must be a phone number (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses) or a contact LID ending in @lid, like 123456789012345@lid, got "${typed}"`,
+			`Invalid Phone Number: must be a phone number with country and area code (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses), or a contact LID ending in @lid, like 123456789012345@lid, got "${typed}"`,
 		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
 	test('fewer than 8 digits in 8 characters or more is refused too', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: '+55 (11) 9' } });
-		expect(error.message).toMatch(/^Invalid Phone Number: must be a phone number \(at least 8 digits/);
+		expect(error.message).toMatch(/^Invalid Phone Number: must be a phone number with country and area code \(at least 8 digits/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -64,11 +64,14 @@ describe('Remove From Contact: a phone number or a contact LID, nothing else', (
 		expect(ctx.sandbox.requests.map((request) => (request.body as { phoneNumber: string }).phoneNumber)).toEqual([typed]);
 	});
 
-	test('where the spec says "any format" (Stop in Chat), any text of 8-30 characters is sent', async () => {
-		await runNode(ctx.sandbox, {
-			parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber: 'Alice phone' },
-			continueOnFail: true,
-		});
-		expect(ctx.sandbox.requests.map((request) => (request.body as { phoneNumber: string }).phoneNumber)).toEqual(['Alice phone']);
+	test('where the spec says "any format" (Stop in Chat), a number in any form, a LID or a JID is sent; a name is not', async () => {
+		const stop = (value: string) => ({ resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value } });
+		for (const typed of ['+55 (11) 98765-0001', DEMO.contacts.lid.lid, '5511987650001@s.whatsapp.net']) {
+			await runNode(ctx.sandbox, { parameters: stop(typed), continueOnFail: true });
+		}
+		expect(ctx.sandbox.requests.map((request) => (request.body as { phoneNumber: string }).phoneNumber)).toEqual(['+55 (11) 98765-0001', DEMO.contacts.lid.lid, '5511987650001@s.whatsapp.net']);
+		const error = await runNodeError(ctx.sandbox, { parameters: stop('Alice phone') });
+		expect(error.message).toMatch(/^Invalid Chat \(Phone\): must be a phone number with country and area code/);
+		expect(ctx.sandbox.requests).toHaveLength(3);
 	});
 });

@@ -58,7 +58,7 @@ const MISTAKES = {
 		parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
 		message: 'Invalid Phone Number: must be 8-30 characters, got 5 characters',
 		description:
-			"Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001. Nothing was sent to the API.",
+			"Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (8-30 characters: digits, with an optional +, spaces, dashes, dots or parentheses). Nothing was sent to the API.",
 		screenshot: '12-validation-error-panel',
 	},
 	tagNameInTagIds: {
