@@ -42,6 +42,33 @@ describe('errors name fields as the panel does', () => {
 		// Not a field of this operation, or not at a sentence's start: as the API wrote it.
 		expect(inPanelWords('chatType: unknown; the name is taken; xtagIds[0]', labels)).toBe('chatType: unknown; the name is taken; xtagIds[0]');
 	});
+
+	// Issue 43, row 4.
+	test('a camelCase name is never English: replaced wherever it stands, as a whole word only', () => {
+		const labels = { tagName: 'Tag', tagId: 'Tag', integrationId: 'Integration' };
+		expect(inPanelWords('tagName: no tag named "vip"', labels)).toBe('Tag: no tag named "vip"');
+		expect(inPanelWords('tag not found (tagId cec2e4a8d6b79afc07c3c2df0)', labels)).toBe('tag not found (Tag cec2e4a8d6b79afc07c3c2df0)');
+		expect(inPanelWords('unknown integrationId, expected an ID', labels)).toBe('unknown Integration, expected an ID');
+		// Part of a longer name, or a path: left as it is.
+		expect(inPanelWords('tagNameX and data.tagName and tagName2 and tagName_b', labels)).toBe('tagNameX and data.tagName and tagName2 and tagName_b');
+		// A plain word stays a plain word in a sentence.
+		expect(inPanelWords('the name is taken; name: too long', { name: 'Name' })).toBe('the name is taken; Name: too long');
+	});
+
+	test('several names of one field in a list are named once: the list keeps its "and" or "or"', () => {
+		const stop = { chatInternalId: 'Chat', chatId: 'Chat', phoneNumber: 'Chat', integrationId: 'Integration' };
+		expect(inPanelWords('no chat matches the given chatInternalId, chatId, phoneNumber and integrationId', stop)).toBe('no chat matches the given Chat and Integration');
+		expect(inPanelWords('give chatInternalId, chatId or phoneNumber', stop)).toBe('give Chat');
+		expect(inPanelWords('give chatInternalId, integrationId, chatId or phoneNumber', stop)).toBe('give Chat or Integration');
+		expect(inPanelWords('chatInternalId and chatId, and integrationId', stop)).toBe('Chat and Integration');
+		// Three different fields: the list as the API wrote it.
+		const v1 = { chatInternalId: 'Chat', chatId: 'Channel Chat ID', phoneNumber: 'Phone Number', integrationId: 'Integration' };
+		expect(inPanelWords('no chat matches the given chatInternalId, chatId, phoneNumber and integrationId', v1)).toBe(
+			'no chat matches the given Chat, Channel Chat ID, Phone Number and Integration',
+		);
+		// Labels without the API's names in a list are left alone (nothing repeats).
+		expect(inPanelWords('Chat and Chat', {})).toBe('Chat and Chat');
+	});
 });
 
 describe('Remove From Contact: a phone number or a contact LID, nothing else', () => {

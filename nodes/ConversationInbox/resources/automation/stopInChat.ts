@@ -69,7 +69,7 @@ const CHAT_FINDER: INodeProperties = (() => {
 				name: PHONE_MODE,
 				type: 'string',
 				placeholder: 'e.g. 5511999998888',
-				hint: 'The contact\'s phone number, any format (5511987650001, +55 11 98765-0001), or its LID. Matched approximately: add the Integration when the number may be on several lines.',
+				hint: 'The contact\'s phone number, any format (5511987650001, +55 11 98765-0001), or its LID or JID. Matched approximately: add the Integration when the number may be on several lines.',
 			},
 			{
 				displayName: 'JID',
