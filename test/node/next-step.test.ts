@@ -325,6 +325,33 @@ describe('phone numbers: what the hint says is what the check accepts and what i
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
+	test('the edges of the one check: 8 digits pass, spaces around are dropped, a LID or JID must end the value', async () => {
+		const sent = () => ctx.sandbox.requests.map((request) => (request.body as { phoneNumber?: string } | undefined)?.phoneNumber ?? request.query.phoneNumber);
+		// Exactly 8 digits is a number (country and area code and the number are never fewer).
+		await runNode(ctx.sandbox, { parameters: { ...VALID.customFieldGet, phoneNumber: '1234-5678' }, continueOnFail: true });
+		// Spaces around a number or a LID are not part of it.
+		await runNode(ctx.sandbox, { parameters: { ...VALID.customFieldGet, phoneNumber: '  5511987650001  ' }, continueOnFail: true });
+		await runNode(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: ` ${DEMO.contacts.lid.lid} ` }, continueOnFail: true });
+		expect(sent()).toEqual(['1234-5678', '5511987650001', DEMO.contacts.lid.lid]);
+		// Something after the LID or JID, or before it with a space, is not one.
+		for (const [parameters, value] of [
+			[VALID.tagRemove, '123456789012345@lidx'],
+			[VALID.tagRemove, 'a 123456789012345@lid'],
+			[{ resource: 'automation', operation: 'stopInChat' }, '5511987650001@s.whatsapp.netx'],
+			[{ resource: 'automation', operation: 'stopInChat' }, 'a 5511987650001@s.whatsapp.net'],
+		] as const) {
+			const error = await runNodeError(ctx.sandbox, { parameters: { ...parameters, phoneNumber: value }, typeVersion: parameters.resource === 'automation' ? 1 : 2 });
+			expect(error.message).toMatch(/^Invalid Phone Number: must be a phone number with country and area code/);
+		}
+		expect(sent()).toHaveLength(3);
+	});
+
+	test('an ID pasted with spaces around it is the ID: sent without them', async () => {
+		const id = VALID.automationDelete.automationTriggerId;
+		await runNode(ctx.sandbox, { parameters: { ...VALID.automationDelete, automationTriggerId: `  ${id} ` } });
+		expect(ctx.sandbox.requests.map((request) => request.body)).toEqual([{ automationTriggerId: id }]);
+	});
+
 	test('Stop in Chat, version 2: the Chat field in mode Phone says the same words under its own name', async () => {
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: 'Alice phone' } },
@@ -332,6 +359,7 @@ describe('phone numbers: what the hint says is what the check accepts and what i
 		expect(error.message).toBe(
 			'Invalid Chat (Phone): must be a phone number with country and area code (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses), or the contact\'s LID or JID (ending in @lid or @s.whatsapp.net), got "Alice phone"',
 		);
+		expect(error.description).toBe(`${NUMBER_FIX}, or the contact's LID or JID (ending in @lid or @s.whatsapp.net). Nothing was sent to the API.`);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });
