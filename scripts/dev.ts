@@ -114,6 +114,25 @@ const say = (message: string): void => {
 };
 
 /**
+ * The ready block's head: where the editor is, how to log in, the API (with the sandbox's token, for
+ * a credential of one's own: issue 43, row 15; a real API's token is never printed), n8n's folder
+ * and log.
+ */
+export function readyLines(info: { version: string; seconds: number; editor: string; api: string; sandboxToken?: string; userFolder: string; kept: boolean }): string[] {
+	return [
+		'',
+		`n8n ${info.version} with n8n-nodes-conversation-inbox is ready (${info.seconds} s).`,
+		'',
+		`  Editor:   ${info.editor}`,
+		`  Login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
+		`  API:      ${info.api}${info.sandboxToken ? ' (sandbox, demo data)' : ''}`,
+		...(info.sandboxToken ? [`  Token:    ${info.sandboxToken} (the sandbox's API token, for a Conversation Inbox credential of your own)`] : []),
+		`  n8n data: ${info.userFolder}${info.kept ? ' (kept)' : ' (removed on exit)'}`,
+		`  n8n log:  ${join(info.userFolder, 'n8n.log')}`,
+	];
+}
+
+/**
  * The seeded IDs a user needs and cannot pick from a list (the API lists no tags, automation
  * triggers, bots or template fields), plus the chats. The demo section of docs/development.md shows the same
  * table; test/dev/dev.test.ts keeps the two in step.
@@ -262,17 +281,15 @@ async function main(): Promise<void> {
 		const imported = await importExamples(client, stack, sandbox !== undefined);
 		for (const workflow of imported) say(`workflow "${workflow.name}"${workflow.active ? ' (active)' : ''}`);
 
-		const editor = `${stack.n8n.url}/`;
-		const lines = [
-			'',
-			`n8n ${install.version} with n8n-nodes-conversation-inbox is ready (${((Date.now() - started) / 1000).toFixed(0)} s).`,
-			'',
-			`  Editor:   ${editor}`,
-			`  Login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
-			`  API:      ${api.baseUrl}${sandbox ? ' (sandbox, demo data)' : ''}`,
-			`  n8n data: ${stack.userFolder}${options.userFolder ? ' (kept)' : ' (removed on exit)'}`,
-			`  n8n log:  ${join(stack.userFolder, 'n8n.log')}`,
-		];
+		const lines = readyLines({
+			version: install.version,
+			seconds: Math.round((Date.now() - started) / 1000),
+			editor: `${stack.n8n.url}/`,
+			api: api.baseUrl,
+			sandboxToken: sandbox?.token,
+			userFolder: stack.userFolder,
+			kept: options.userFolder !== undefined,
+		});
 		if (sandbox) {
 			lines.push(
 				'',

@@ -1,5 +1,5 @@
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeProperties, INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, VersionedNodeType } from 'n8n-workflow';
 
 import codex from './ConversationInbox.node.json';
 import { searchChats } from '../shared/chatLocator';
@@ -41,43 +41,40 @@ const resourceSelector: INodeProperties = {
 };
 
 /**
- * The operation selectors and fields of every resource (the subtitle reads their action texts),
- * one property per parameter name (helpers/sharing.ts: n8n evaluates every property per item).
+ * What every version of the node shares (n8n's VersionedNodeType: the node panel's entry).
  */
-const operationProperties = shareByName(declaredOperationProperties, NODE_VERSIONS);
-
-/** Every property, with what n8n's AI workflow builder reads about it (shared/builderHints.ts). */
-const properties = withBuilderHints([resourceSelector, ...operationProperties]);
+const BASE_DESCRIPTION: INodeTypeBaseDescription = {
+	displayName: 'Conversation Inbox',
+	name: 'conversationInbox',
+	icon: { light: 'file:conversationInbox.svg', dark: 'file:conversationInbox.dark.svg' },
+	group: ['transform'],
+	// What the operations do, and nothing they do not (no operation adds a tag to a contact). The
+	// node panel shows the trigger's description for the pair (see the trigger); this one is what
+	// an AI agent reads when it uses the node as a tool.
+	description:
+		'Work with a Conversation Inbox account (a shared WhatsApp-style customer inbox): create tags and remove them from contacts, read and update contacts\' custom fields by phone number, list chats, messages, templates and users, manage integrations (messaging lines), update, delete or stop automations, create bot integrations and webhooks, and get group invite links',
+	// The editor's "Docs" link: n8n appends its ?utm_… query to the codex URL, which would land
+	// after the #section anchor and break it; a documentationUrl is used as it is. Same URL, read
+	// from the .node.json (the one codex source).
+	documentationUrl: codex.resources.primaryDocumentation[0].url,
+	defaultVersion: DEFAULT_NODE_VERSION,
+};
 
 /**
- * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.
- *
- * Each operation lives in resources/<resource>/<operation>.ts and is listed in its resource's
- * index.ts. n8n's routing engine builds each item's request from the parameters and hands it to the
- * operation's one function (helpers/operation.ts): check the values, send through the one request
- * path (shared/transport.ts), page and unwrap, one item per element.
+ * One version's description: its operations' selectors and fields, one property per parameter
+ * name (helpers/sharing.ts). n8n's routing engine resolves every top-level property of the
+ * description for every item, shown or not, so a version carries only its own properties: a node
+ * added today does not pay for the fields version 1 keeps for saved workflows.
  */
-export class ConversationInbox implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Conversation Inbox',
-		name: 'conversationInbox',
-		icon: { light: 'file:conversationInbox.svg', dark: 'file:conversationInbox.dark.svg' },
-		group: ['transform'],
-		// 1: as released in 0.1.0 (a saved workflow keeps sending what it sent); 2: partial Automation
-		// → Update, typed custom-field values, clearing only when chosen (CHANGELOG).
-		version: NODE_VERSIONS,
-		defaultVersion: DEFAULT_NODE_VERSION,
+function versionDescription(version: number): INodeTypeDescription {
+	const operationProperties = shareByName(declaredOperationProperties(version), [version]);
+	// Every property, with what n8n's AI workflow builder reads about it (shared/builderHints.ts).
+	const properties = withBuilderHints([resourceSelector, ...operationProperties]);
+	return {
+		...BASE_DESCRIPTION,
+		version,
 		// "Get many message templates" rather than "getAll: template" (see shared/subtitle.ts).
 		subtitle: operationSubtitle(operationProperties),
-		// What the operations do, and nothing they do not (no operation adds a tag to a contact). The
-		// node panel shows the trigger's description for the pair (see the trigger); this one is what
-		// an AI agent reads when it uses the node as a tool.
-		description:
-			'Work with a Conversation Inbox account (a shared WhatsApp-style customer inbox): create tags and remove them from contacts, read and update contacts\' custom fields by phone number, list chats, messages, templates and users, manage integrations (messaging lines), update, delete or stop automations, create bot integrations and webhooks, and get group invite links',
-		// The editor's "Docs" link: n8n appends its ?utm_… query to the codex URL, which would land
-		// after the #section anchor and break it; a documentationUrl is used as it is. Same URL, read
-		// from the .node.json (the one codex source).
-		documentationUrl: codex.resources.primaryDocumentation[0].url,
 		defaults: {
 			name: 'Conversation Inbox',
 		},
@@ -102,7 +99,7 @@ export class ConversationInbox implements INodeType {
 				},
 			],
 			// Each operation's description and its resource's example, in its own type.
-			extraTypeDefContent: typeDefContent(properties, DEFAULT_NODE_VERSION),
+			extraTypeDefContent: typeDefContent(properties, version),
 		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -131,10 +128,66 @@ export class ConversationInbox implements INodeType {
 		// (helpers/options.ts), instead of a notice above every panel.
 		hints: largeRunHints(),
 	};
+}
 
-	/** The pickers: list searches of the resource locators, options of the multi-select filters. */
-	methods = {
-		listSearch: { searchIntegrations, searchChats },
-		loadOptions: { getIntegrations, getUsers },
+/** The pickers every version shares: list searches of the resource locators, options of the multi-select filters. */
+const METHODS = {
+	listSearch: { searchIntegrations, searchChats },
+	loadOptions: { getIntegrations, getUsers },
+};
+
+const V1 = versionDescription(1);
+const V2 = versionDescription(2);
+
+// Each class names its icon, subtitle and tool use where n8n's verification lint reads them.
+
+/** Version 1: as released in 0.1.0 (a saved workflow keeps sending what it sent). */
+export class ConversationInboxV1 implements INodeType {
+	description: INodeTypeDescription = {
+		...V1,
+		// Its own list: n8n's loader adds Request Options to each loaded node's properties.
+		properties: [...V1.properties],
+		icon: BASE_DESCRIPTION.icon,
+		subtitle: V1.subtitle,
+		usableAsTool: true,
 	};
+
+	methods = METHODS;
+}
+
+/** Version 2: new nodes (CHANGELOG: what differs). */
+export class ConversationInboxV2 implements INodeType {
+	description: INodeTypeDescription = {
+		...V2,
+		// Its own list: n8n's loader adds Request Options to each loaded node's properties.
+		properties: [...V2.properties],
+		icon: BASE_DESCRIPTION.icon,
+		subtitle: V2.subtitle,
+		usableAsTool: true,
+	};
+
+	methods = METHODS;
+}
+
+/** Each version's node type (NODE_VERSIONS). */
+const VERSION_NODES: Record<number, new () => INodeType & { methods: typeof METHODS }> = { 1: ConversationInboxV1, 2: ConversationInboxV2 };
+
+/** One version of the node (its description, and the pickers every version shares). */
+export type ConversationInboxVersion = ConversationInboxV1 | ConversationInboxV2;
+
+/**
+ * Conversation Inbox: every endpoint of the Conversation Inbox Management API, declaratively.
+ *
+ * Each operation lives in resources/<resource>/<operation>.ts and is listed in its resource's
+ * index.ts. n8n's routing engine builds each item's request from the parameters and hands it to the
+ * operation's one function (helpers/operation.ts): check the values, send through the one request
+ * path (shared/transport.ts), page and unwrap, one item per element.
+ *
+ * Versions (NODE_VERSIONS): 1 as released in 0.1.0 (a saved workflow keeps sending what it sent);
+ * 2, new nodes (CHANGELOG). Each is its own description (n8n's VersionedNodeType).
+ */
+export class ConversationInbox extends VersionedNodeType {
+	constructor() {
+		super(Object.fromEntries(NODE_VERSIONS.map((version) => [version, new VERSION_NODES[version]()])), BASE_DESCRIPTION);
+	}
 }

@@ -100,10 +100,11 @@ function webhookUrlOf(context: IHookFunctions): string {
  * would deliver every event twice. Returns the failure otherwise; the caller records the
  * registration either way (as possibly made when it may exist: transport.ts's mayHaveBeenDone, a 5xx, a timeout, a lost connection, a page not the API's) and throws the failure.
  *
- * A refusal is the request path's own NodeApiError, with its message also at the start of its
- * description: when an activation fails, n8n's editor shows a NodeApiError's description only
- * (WorkflowService.update: `message = error.description`), which without it says what to check
- * but not what the API refused.
+ * A refusal is the request path's own NodeApiError, naming the refused event kind (as the Events
+ * list names it) in its message and at the start of its description: n8n shows one or the other
+ * when an activation fails, each alone (2.41.1's publication status and its older path the
+ * message; 1.x's editor the description only, WorkflowService.update: `message =
+ * error.description`).
  */
 async function register(context: IHookFunctions, body: IDataObject, event: string): Promise<Error | undefined> {
 	const failure = await inboxApiRequest
@@ -112,11 +113,13 @@ async function register(context: IHookFunctions, body: IDataObject, event: strin
 	// A 2xx without the webhook in it: done.
 	if (wasDone(failure)) return undefined;
 	if (failure instanceof NodeApiError) {
-		const refusal = `Registering the webhook for ${event} failed: ${failure.message}.`;
+		const kind = WEBHOOK_EVENT_OPTIONS.find((option) => option.value === event)?.name ?? event;
+		const refusal = `Registering the webhook for ${kind} failed: ${failure.message}`;
 		const retry = mayHaveBeenDone(failure)
 			? 'The platform may have registered it all the same: activating again registers it anew, and only the new registration starts the workflow (deliveries of this one, if it exists, are acknowledged and ignored).'
 			: undefined;
-		failure.description = [refusal, failure.description, retry].filter(Boolean).join(' ');
+		failure.message = refusal;
+		failure.description = [`${refusal}.`, failure.description, retry].filter(Boolean).join(' ');
 	}
 	return failure;
 }
@@ -228,21 +231,25 @@ function ignore(context: IWebhookFunctions, reason: string, event: string | unde
 	return { webhookResponse: { success: true, executed: false, reason } };
 }
 
-/** The event list's options, each saying which other events the same occurrence also starts. */
+/**
+ * The event list's options, each saying which other events the same message also is. n8n's list
+ * shows an option's description in at most two lines (2.41: line-clamp 2, then "…"), so each says
+ * what the event is and what it overlaps in a few words.
+ */
 const EVENT_OVERLAPS: Record<string, string> = {
-	MESSAGE_SENT_AND_RECEIVED: 'Overlaps Message Sent and Message Received: one message starts both.',
-	MESSAGE_SENT: 'Overlaps Message Sent and Received.',
-	MESSAGE_RECEIVED:
-		'Overlaps First Message Received: a first message starts both (and Message Sent and Received).',
-	FIRST_MESSAGE_RECEIVED:
-		'Overlaps Message Received: a first message starts both (and Message Sent and Received).',
-	MESSAGE_IN_SERVICE:
-		'Overlaps the other message events: the same message also starts Message Sent or Message Received, and Message Sent and Received.',
+	MESSAGE_SENT_AND_RECEIVED: 'Every message, sent or received. Each one is also Message Sent or Message Received.',
+	MESSAGE_SENT: 'A message sent to a contact. Also counts as Message Sent and Received.',
+	MESSAGE_RECEIVED: 'A message from a contact. Also Message Sent and Received; a first one also First Message Received.',
+	FIRST_MESSAGE_RECEIVED: "A new contact's first message. Also Message Received and Message Sent and Received.",
+	MESSAGE_IN_SERVICE: 'A message in a chat an attendant serves. Also one of the other message events.',
 };
 const TRIGGER_EVENT_OPTIONS = WEBHOOK_EVENT_OPTIONS.map((option) => {
 	const overlap = EVENT_OVERLAPS[option.value as string];
-	return overlap ? { ...option, description: `${option.description}. ${overlap}` } : option;
+	return overlap ? { ...option, description: overlap } : option;
 });
+
+/** The version a new trigger gets (also the AI builder's example). */
+const DEFAULT_VERSION = 4;
 
 /** The Events parameter; its text differs from version 4 on (One Execution per Message). */
 const EVENTS_PROPERTY = {
@@ -269,7 +276,7 @@ export class ConversationInboxTrigger implements INodeType {
 		// 3 adds Simplify, on by default; saved nodes at 1 and 2 keep the full item.
 		// 4 adds One Execution per Message, on by default; saved nodes at 1 to 3 run once per delivery.
 		version: [1, 2, 3, 4],
-		defaultVersion: 4,
+		defaultVersion: DEFAULT_VERSION,
 		// "Message Received, Connection Status Update" rather than the wire values.
 		subtitle: selectedOptionsSubtitle('events', WEBHOOK_EVENT_OPTIONS),
 		// n8n's node panel lists this trigger and the action node as ONE entry ("Conversation Inbox"),
@@ -294,7 +301,7 @@ export class ConversationInboxTrigger implements INodeType {
 					relationHint: 'Acts on the chat or contact of the event: stop its bot or automation, remove tags from the contact, read or update its custom fields',
 				},
 			],
-			extraTypeDefContent: triggerTypeDefContent(3),
+			extraTypeDefContent: triggerTypeDefContent(DEFAULT_VERSION),
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -327,9 +334,10 @@ export class ConversationInboxTrigger implements INodeType {
 					'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
 			},
 			{
-				// Shown once events are chosen: that is when activating registers webhooks.
+				// Shown once events are chosen: that is when activating registers webhooks. Short, in the
+				// words of the button it warns about ("Execute step" in n8n 2.41 and 1.123 alike).
 				displayName:
-					'The API cannot delete webhooks: deactivating or deleting this workflow leaves its registrations on the platform (their deliveries are then rejected or ignored), and re-activating with the same settings reuses them instead of registering new ones. "Listen for test event" registers more for n8n\'s test URL each time, which stay too and receive every later event (a 404 once the test is over): to avoid that, activate the workflow and send one real event (it shows under Executions), or pin sample data to the trigger instead of listening.',
+					'The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Each Execute step here registers one more, for n8n\'s test URL; to test without that, activate the workflow and send a real event.',
 				name: 'apiCannotDeleteNotice',
 				type: 'notice',
 				default: '',

@@ -27,6 +27,11 @@ const PROPERTY_HINTS: Record<string, { builderHint: IParameterBuilderHint }> = {
 	chatInternalId: {
 		builderHint: { propertyHint: `mode 'id' with the chat's internal ID, e.g. expr('{{ $json.chatInternalId }}') after the trigger; not the channel chat ID (chatId). ${ID}.` },
 	},
+	chat: {
+		builderHint: {
+			propertyHint: `mode 'phoneNumber' with the contact's number, e.g. expr('{{ $json.phoneNumber }}') after the trigger; mode 'jid' with the channel chat ID (…@s.whatsapp.net); mode 'id' with the internal chat ID (${ID}); mode 'list' with an empty value lets the user pick.`,
+		},
+	},
 	chatId: { builderHint: { propertyHint: 'The channel chat ID, e.g. 5511987650001@s.whatsapp.net; not the internal chat ID (chatInternalId).' } },
 	events: { builderHint: { propertyHint: 'Each event kind selected registers one webhook on activation: select only what the workflow needs.' } },
 };
@@ -68,7 +73,7 @@ export function triggerTypeDefContent(version: number): IBuilderHintVariation[] 
 			content: `<patterns>
 <pattern title="Hand a chat to a person when the contact writes">
 const inbox = trigger({ type: 'n8n-nodes-conversation-inbox.conversationInboxTrigger', version: ${version}, config: { name: 'Inbox events', parameters: { integrationId: { __rl: true, mode: 'id', value: '${ID_PLACEHOLDER}' }, events: ['MESSAGE_RECEIVED'] } } });
-const stop = node({ type: 'n8n-nodes-conversation-inbox.conversationInbox', version: 2, config: { name: 'Stop the bot', parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber: expr('{{ $json.phoneNumber }}') } } });
+const stop = node({ type: 'n8n-nodes-conversation-inbox.conversationInbox', version: 2, config: { name: 'Stop the bot', parameters: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: expr('{{ $json.phoneNumber }}') } } } });
 </pattern>
 </patterns>`,
 		},
@@ -81,7 +86,7 @@ const stop = node({ type: 'n8n-nodes-conversation-inbox.conversationInbox', vers
  * the editor's checks.
  */
 export const RESOURCE_EXAMPLES: Record<string, Record<string, unknown>> = {
-	automation: { operation: 'stopInChat', phoneNumber: '={{ $json.phoneNumber }}' },
+	automation: { operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: '={{ $json.phoneNumber }}' } },
 	botIntegration: { operation: 'create', name: 'Support bot', url: `https://bots.example.com/api/v1/bots/${ID_PLACEHOLDER}` },
 	chat: { operation: 'getAll', category: 'queue', limit: 50 },
 	customField: { operation: 'get', phoneNumber: '={{ $json.phoneNumber }}' },

@@ -211,7 +211,8 @@ const ID_LIKE = /^[a-z0-9]{20,}$/i;
 function idFix(value: string, byName?: string): string {
 	if (!ID_LIKE.test(value)) {
 		const where = byName ? `; ${byName}` : '; give the ID instead';
-		return `${describeValue(value)} looks like a name, not an ID${where}. IDs look like ${ID_PLACEHOLDER}.`;
+		const looks = isPhoneNumberForm(value) ? 'a phone number' : 'a name';
+		return `${describeValue(value)} looks like ${looks}, not an ID${where}. IDs look like ${ID_PLACEHOLDER}.`;
 	}
 	return `Copy the ID again exactly as the platform shows it: "c" and 24 lowercase letters or digits, 25 characters in all (this one has ${charLength(value)}), e.g. ${ID_PLACEHOLDER}.`;
 }
@@ -236,9 +237,11 @@ export function id(options: IdOptions = {}): Check {
 }
 
 const LID_FORM = /^[^@\s]+@lid$/i;
+/** A channel ID of a contact: a LID (…@lid) or a JID (…@s.whatsapp.net). */
+const CHANNEL_ID_FORM = /^[^@\s]+@(lid|s\.whatsapp\.net)$/i;
 
 /**
- * A phone number as people write one (our rule where the spec says "a phone number", no format
+ * A phone number as people write one (our reading of the spec's "a phone number", no format
  * given): digits with an optional leading +, and spaces, dashes, dots or parentheses between them;
  * at least 8 digits (country and area code and the number are never fewer). "Alice phone" is not.
  */
@@ -248,32 +251,47 @@ export const isPhoneNumberForm = (value: string): boolean =>
 	NUMBER_FORM.test(value) && (value.match(/\d/g) ?? []).length >= MIN_DIGITS;
 
 /**
- * A phone number where the spec gives 8-30 characters. `format` says what else the spec says:
- * - 'any' (Stop in Chat: "any format"): nothing else; a JID or a LID passes;
- * - 'number' (custom fields: "country code + area code + number"): no "@";
- * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): a number as people
- *   write one (isPhoneNumberForm), or a LID ending in @lid; anything else is refused before sending.
+ * What a phone field takes besides a number, by what the spec says of it:
+ * - 'number' (custom fields: "country code + area code + number"; number validation): nothing else;
+ * - 'numberOrLid' (remove-from-contact: "a phone number or a contact LID"): a LID ending in @lid;
+ * - 'anyFormat' (stop automation: "any format", matched approximately): the contact's LID or JID.
  */
-export function phone(options: { required?: boolean; format: 'any' | 'number' | 'numberOrLid' }): Check {
-	const fix =
-		options.format === 'numberOrLid'
-			? "Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (digits, with spaces, dashes, dots or parentheses if you like), or the contact's LID (ending in @lid)."
-			: "Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001.";
+export type PhoneForm = 'number' | 'numberOrLid' | 'anyFormat';
+
+/** The rule and the fix every phone field says, in the same words; the alternatives by form. */
+const PHONE_WORDS: Record<PhoneForm, { rule: string; also: string; accepts: (value: string) => boolean }> = {
+	number: { rule: '', also: '', accepts: () => false },
+	numberOrLid: {
+		rule: ', or a contact LID ending in @lid, like 123456789012345@lid',
+		also: ", or the contact's LID (ending in @lid)",
+		accepts: (value) => LID_FORM.test(value),
+	},
+	anyFormat: {
+		rule: ', or the contact\'s LID or JID (ending in @lid or @s.whatsapp.net)',
+		also: ", or the contact's LID or JID (ending in @lid or @s.whatsapp.net)",
+		accepts: (value) => CHANNEL_ID_FORM.test(value),
+	},
+};
+
+/**
+ * The one check of every phone field (DESIGN.md, "True where it is said": every rule of a field on
+ * every operation that takes it, in the same words): 8-30 characters (the spec's limit for a phone
+ * number) and a number as people write one (isPhoneNumberForm), or, where the spec allows it, the
+ * contact's LID (and in Stop in Chat, "any format", its JID). Anything else is refused before
+ * sending.
+ */
+export function phone(options: { required?: boolean; form: PhoneForm }): Check {
+	const words = PHONE_WORDS[options.form];
 	return text({
 		required: options.required,
 		trim: true,
 		min: PHONE_MIN_LENGTH,
 		max: PHONE_MAX_LENGTH,
-		fix,
-		check: (value) => {
-			if (options.format === 'any') return undefined;
-			if (options.format === 'number') {
-				return value.includes('@') ? 'must be a phone number (country code, area code and number)' : undefined;
-			}
-			return LID_FORM.test(value) || isPhoneNumberForm(value)
+		fix: `Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (8-30 characters: digits, with an optional +, spaces, dashes, dots or parentheses)${words.also}.`,
+		check: (value) =>
+			isPhoneNumberForm(value) || words.accepts(value)
 				? undefined
-				: `must be a phone number (at least ${MIN_DIGITS} digits, with an optional +, spaces, dashes, dots or parentheses) or a contact LID ending in @lid, like 123456789012345@lid`;
-		},
+				: `must be a phone number with country and area code (at least ${MIN_DIGITS} digits, with an optional +, spaces, dashes, dots or parentheses)${words.rule}`,
 	});
 }
 

@@ -40,18 +40,37 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * The API's message in the panel's words (DESIGN.md, "The editor"): a field it names by the name
- * the field travels under, `tagNames[0]` or `phoneNumber` at the start of a sentence, is named as
- * the panel shows it, "Tag Names, value 1", "Phone Number". Everything else stays as the API wrote it.
+ * the field travels under is named as the panel shows it. A list entry `tagNames[0]` becomes "Tag
+ * Names, value 1"; a name that is one word in camelCase (`chatInternalId`, `tagName`) is never
+ * English, so it is replaced wherever it stands; a plain word (`name`, `url`) only where it names a
+ * field, at the start of a sentence before ":", "must" or "is". Several names of one field in a
+ * list ("chatInternalId, chatId, phoneNumber and integrationId", all three being the Chat field)
+ * are named once ("Chat and Integration"). Everything else stays as the API wrote it.
  */
 export function inPanelWords(text: string, labels: Readonly<Record<string, string>> = {}): string {
 	let result = text;
 	for (const [key, label] of Object.entries(labels)) {
 		const name = escapeRegExp(key);
-		result = result
-			.replace(new RegExp(`(^|[^A-Za-z0-9_.])${name}\\[(\\d+)\\]`, 'g'), (_all, before: string, index: string) => `${before}${label}, value ${Number(index) + 1}`)
-			.replace(new RegExp(`(^|; )${name}(?=:| must | is )`, 'g'), (_all, before: string) => `${before}${label}`);
+		result = result.replace(new RegExp(`(^|[^A-Za-z0-9_.])${name}\\[(\\d+)\\]`, 'g'), (_all, before: string, index: string) => `${before}${label}, value ${Number(index) + 1}`);
+		result = /[a-z][A-Z]/.test(key)
+			? result.replace(new RegExp(`(^|[^A-Za-z0-9_.])${name}(?![A-Za-z0-9_\\[])`, 'g'), (_all, before: string) => `${before}${label}`)
+			: result.replace(new RegExp(`(^|; )${name}(?=:| must | is )`, 'g'), (_all, before: string) => `${before}${label}`);
 	}
-	return result;
+	return namedOnce(result, [...new Set(Object.values(labels))]);
+}
+
+/** "Chat, Chat, Chat and Integration" → "Chat and Integration": each label once in a list of labels. */
+function namedOnce(text: string, labels: string[]): string {
+	if (labels.length === 0) return text;
+	const label = labels.map(escapeRegExp).sort((a, b) => b.length - a.length).join('|');
+	const list = new RegExp(`(?<![A-Za-z])(?:${label})(?:(?:, | and | or |, and |, or )(?:${label}))+(?![A-Za-z])`, 'g');
+	return text.replace(list, (found) => {
+		const items = found.split(/, and |, or |, | and | or /);
+		const unique = [...new Set(items)];
+		if (unique.length === items.length) return found;
+		const joiner = / or /.test(found) && !/ and /.test(found) ? ' or ' : ' and ';
+		return unique.length === 1 ? unique[0] : `${unique.slice(0, -1).join(', ')}${joiner}${unique[unique.length - 1]}`;
+	});
 }
 
 /** The API's default error text (spec: Errors), and what it says. */
@@ -171,7 +190,7 @@ function holdsSecret(value: object, secrets: string[]): boolean {
 const HEADLINES: Record<number, { headline: string; hint: string }> = {
 	400: {
 		headline: 'The API rejected the request as invalid',
-		hint: 'Check the fields named in the message above against their rules in the node.',
+		hint: 'Check the fields the API\'s message names against their rules in the node.',
 	},
 	401: {
 		headline: 'The API token was rejected',

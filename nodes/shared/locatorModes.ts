@@ -71,7 +71,7 @@ export function locatorProperty(settings: LocatorSettings): INodeProperties {
 						type: 'regex',
 						properties: {
 							regex: ID_MODE_REGEX,
-							errorMessage: `The ${settings.what} ID ${ID_RULE}`,
+							errorMessage: `The ${settings.what} ID ${ID_RULE}; to find it by its name, choose From List`,
 						},
 					},
 				],

@@ -198,10 +198,11 @@ export function declaredConcurrency(resource: string, operation: string): number
 	const file = manifest.n8n.nodes.find((f) => f.endsWith('/ConversationInbox.node.js'));
 	if (!file) throw new Error('package.json lists no ConversationInbox.node.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { ConversationInbox } = require(join(REPO_ROOT, file)) as { ConversationInbox: new () => { description: { properties: DescribedProperty[] } } };
+	// A VersionedNodeType: the properties of the version a new node gets.
+	const { ConversationInbox } = require(join(REPO_ROOT, file)) as { ConversationInbox: new () => { getNodeType(): { description: { properties: DescribedProperty[] } } } };
 	const shown = (p: DescribedProperty): boolean =>
 		(p.displayOptions?.show?.resource ?? []).includes(resource) && (p.displayOptions?.show?.operation ?? []).includes(operation);
-	for (const property of new ConversationInbox().description.properties) {
+	for (const property of new ConversationInbox().getNodeType().description.properties) {
 		if (property.name !== 'options' || !shown(property)) continue;
 		const option = property.options?.find((o) => o.name === 'concurrentPageRequests');
 		if (typeof option?.default === 'number') return option.default;

@@ -32,7 +32,8 @@ const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationI
 /** The node as n8n's loader prepares it (Request Options added), as test/helpers/node-runner.ts does. */
 function loadedNode(): InstanceType<typeof ConversationInbox> {
 	const node = new ConversationInbox();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	// A VersionedNodeType: n8n's loader prepares every version.
+	for (const version of Object.values(node.nodeVersions)) DirectoryLoader.applyDeclarativeNodeOptionParameters(version);
 	return node;
 }
 

@@ -58,7 +58,8 @@ async function main(): Promise<void> {
 	const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 	// Loaded once, as n8n loads it once: its description is built at load, not per run.
 	const node = new ConversationInbox();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	// A VersionedNodeType: n8n's loader prepares every version.
+	for (const version of Object.values(node.nodeVersions)) DirectoryLoader.applyDeclarativeNodeOptionParameters(version);
 	const loadedNode = () => node;
 
 	const child = fork(__filename, ['--serve', ...process.argv.slice(2)], { execArgv: ['-r', 'ts-node/register/transpile-only'] });

@@ -12,10 +12,16 @@
  *   holding one expression string is drawn as one row per character (and saved so after a touch),
  *   a number field holding a text shows the text. Expressions are checked only where they cannot
  *   stand (a whole multi-value list); a row of a list may hold one;
- * - a parameter the node does not show for that resource/operation (a stale or misspelt name).
+ * - a parameter the node does not show for that resource/operation (a stale or misspelt name);
+ * - a node stored otherwise than the editor writes it back once it opened the node: its defaults
+ *   filled in, then the parameters at their default left out (n8n-workflow's getNodeParameters, as
+ *   the editor saves a node; a collection it shows, like Options, is kept as `{}`). An example that
+ *   differs shows "unsaved" or "unpublished changes" the moment a user opens it (issue 43, row 10);
+ *   the browser suite checks the same, n8n's own nodes included, in both editors.
  */
 import { join } from 'node:path';
 
+import { DirectoryLoader } from 'n8n-core';
 import type { INode, INodeParameters, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -25,15 +31,24 @@ const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationI
 const { ConversationInboxTrigger } = require(join(__dirname, '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.ts')) as typeof import('../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node');
 
 const PACKAGE = 'n8n-nodes-conversation-inbox';
-const ACTION = new ConversationInbox().description;
+// As n8n's loader prepares them: a declarative node gets the Request Options setting (every version).
+const ACTION = new ConversationInbox();
+for (const version of Object.values(ACTION.nodeVersions)) DirectoryLoader.applyDeclarativeNodeOptionParameters(version);
 const TRIGGER = new ConversationInboxTrigger().description;
 
-/** Our node types; the tool variant is n8n's wrapper of the action node (`usableAsTool`). */
-const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
-	[`${PACKAGE}.conversationInbox`]: ACTION,
-	[`${PACKAGE}.conversationInboxTool`]: ACTION,
-	[`${PACKAGE}.conversationInboxTrigger`]: TRIGGER,
+/**
+ * Our node types at a typeVersion (the action node has a description per version, n8n's
+ * VersionedNodeType); the tool variant is n8n's wrapper of the action node (`usableAsTool`).
+ */
+const DESCRIPTIONS: Record<string, (typeVersion: number) => INodeTypeDescription | undefined> = {
+	[`${PACKAGE}.conversationInbox`]: (typeVersion) => ACTION.nodeVersions[typeVersion]?.description,
+	[`${PACKAGE}.conversationInboxTool`]: (typeVersion) => ACTION.nodeVersions[typeVersion]?.description,
+	[`${PACKAGE}.conversationInboxTrigger`]: () => TRIGGER,
 };
+
+/** The newest version of a node type of ours. */
+const latestOf = (type: string): number =>
+	type.endsWith('Trigger') ? latestVersion(TRIGGER) : Math.max(...Object.keys(ACTION.nodeVersions).map(Number));
 
 /** Parameters n8n adds to the tool variant (its description for the agent). */
 const TOOL_PARAMETERS = new Set(['descriptionType', 'toolDescription']);
@@ -47,6 +62,15 @@ export interface ExampleNode {
 
 export const latestVersion = (description: INodeTypeDescription): number =>
 	Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+
+/** JSON with every object's keys in order: equal for equal values, whatever order they were written in. */
+function sorted(value: unknown): string {
+	return JSON.stringify(value, (_key, entry: unknown) =>
+		entry && typeof entry === 'object' && !Array.isArray(entry)
+			? Object.fromEntries(Object.entries(entry as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+			: entry,
+	);
+}
 
 const isExpression = (value: unknown): value is string => typeof value === 'string' && value.startsWith('=');
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -149,13 +173,15 @@ function checkEntries(properties: INodeProperties[], values: Record<string, unkn
 
 /** What n8n's editor would object to in one node of ours; [] for a node of another package. */
 export function nodeIssues(node: ExampleNode): string[] {
-	const description = DESCRIPTIONS[node.type];
-	if (!description) return [];
+	const describe = DESCRIPTIONS[node.type];
+	if (!describe) return [];
 	const problems: string[] = [];
-	const latest = latestVersion(description);
+	const latest = latestOf(node.type);
 	if (node.typeVersion !== latest) {
 		problems.push(`typeVersion ${node.typeVersion}: the latest is ${latest} (an example shows what a node added today gives)`);
 	}
+	const description = describe(node.typeVersion);
+	if (!description) return [...problems, `typeVersion ${node.typeVersion}: no such version`];
 	const versioned: Pick<INode, 'typeVersion'> = { typeVersion: node.typeVersion };
 	const parameters = node.parameters ?? {};
 	// The parameters as the editor fills them in on opening (defaults of what is not stored).
@@ -171,6 +197,13 @@ export function nodeIssues(node: ExampleNode): string[] {
 			continue;
 		}
 		valueProblem(property, value, name, problems);
+	}
+	// As the editor writes the node back once opened (parameters the tool variant adds aside).
+	const own = Object.fromEntries(Object.entries(parameters).filter(([name]) => !(TOOL_PARAMETERS.has(name) && node.type.endsWith('Tool'))));
+	const writtenBack = NodeHelpers.getNodeParameters(description.properties, full, false, false, versioned, description) ?? {};
+	// (Only for a node with no other objection: a stale field or a wrong value is written back otherwise too.)
+	if (problems.length === 0 && sorted(writtenBack) !== sorted(own)) {
+		problems.push(`stored otherwise than the editor writes it back: ${JSON.stringify(own)} → ${JSON.stringify(writtenBack)}`);
 	}
 	// The issues the editor marks (a warning on the canvas, a red field in the panel).
 	const asNode = { ...node, id: node.name, position: [0, 0], parameters: full } as INode;

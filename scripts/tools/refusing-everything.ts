@@ -32,7 +32,8 @@ async function main(): Promise<void> {
 	const { startSandbox } = await import('../../test/sandbox');
 	const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 	const node = new ConversationInbox();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	// As n8n's loader does it for a VersionedNodeType: to every version.
+	for (const version of Object.values(node.nodeVersions)) DirectoryLoader.applyDeclarativeNodeOptionParameters(version);
 
 	const items = Number(argument('items', '400'));
 	const only = argument('only', 'refusing,refusing0,perMinute').split(',');

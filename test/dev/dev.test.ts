@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { demoIdLines, demoIdSections, parseDevArgs } from '../../scripts/dev';
+import { demoIdLines, demoIdSections, parseDevArgs, readyLines } from '../../scripts/dev';
 import { N8N_VERSIONS } from '../e2e/harness/provision';
 import { DEMO_OWNER } from '../e2e/harness/stack';
 import { exampleNames, loadExample } from '../e2e/harness/workflows';
@@ -24,6 +24,28 @@ const NEEDED_IDS = [
 	...Object.values(DEMO.customFields).flatMap((template) => Object.values(template.fields)),
 	...Object.values(DEMO.chats).map((c) => c.id),
 ];
+
+describe('npm run dev: the ready block', () => {
+	const info = { version: '2.41.1', seconds: 37, editor: 'http://127.0.0.1:5678/', api: 'http://127.0.0.1:4010/v2', userFolder: '/tmp/n8n-dev', kept: false };
+
+	test('with the sandbox: its API token beside its address, for a credential of one\'s own (issue 43, row 15)', () => {
+		const lines = readyLines({ ...info, sandboxToken: DEMO.token });
+		expect(lines).toContain('  API:      http://127.0.0.1:4010/v2 (sandbox, demo data)');
+		expect(lines).toContain(`  Token:    ${DEMO.token} (the sandbox's API token, for a Conversation Inbox credential of your own)`);
+		expect(lines).toContain(`  Login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
+	});
+
+	test('with a real API: its token is never printed', () => {
+		const lines = readyLines({ ...info, api: 'https://api.example.com/v2' });
+		expect(lines.join('\n')).not.toMatch(/Token:/);
+		expect(lines).toContain('  API:      https://api.example.com/v2');
+	});
+
+	test('the README gives the same address and token', () => {
+		const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+		expect(readme).toContain(`Base URL\n   **http://127.0.0.1:4010/v2**, API Token **${DEMO.token}**`);
+	});
+});
 
 describe('npm run dev: demo IDs', () => {
 	test('the printed block names every tag, automation trigger, bot, template field and chat ID, each once', () => {
@@ -69,7 +91,7 @@ describe("the README's first screen says what npm run dev gives", () => {
 		expect(firstScreen).toContain(`**http://127.0.0.1:${parseDevArgs([], {}).port}**`);
 		expect(firstScreen).toContain(`**${DEMO_OWNER.email}** / **${DEMO_OWNER.password}**`);
 		// What scripts/dev.ts prints when n8n is ready.
-		expect(readFileSync(join(REPO_ROOT, 'scripts', 'dev.ts'), 'utf8')).toContain('`n8n ${install.version} with n8n-nodes-conversation-inbox is ready');
+		expect(readyLines({ version: N8N_VERSIONS['2'], seconds: 1, editor: '', api: '', userFolder: '', kept: false })).toContain(`n8n ${N8N_VERSIONS['2']} with n8n-nodes-conversation-inbox is ready (1 s).`);
 		expect(firstScreen).toContain(`\`n8n ${N8N_VERSIONS['2']} with n8n-nodes-conversation-inbox is ready\``);
 		const names = exampleNames().map((name) => loadExample(name).name);
 		expect(firstScreen).toContain(`the ${['zero', 'one', 'two', 'three', 'four', 'five', 'six'][names.length]} example workflows`);

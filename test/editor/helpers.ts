@@ -7,12 +7,16 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
+import { actionNode, DEFAULT_NODE_VERSION } from '../helpers/action-node';
 import type { Sandbox } from '../sandbox';
 import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { operationsOf, panelOf } from '../helpers/operations';
 
 export const NODE_TYPE = 'conversationInbox';
-export const node = new ConversationInbox();
+/** The node with all its versions (n8n's VersionedNodeType), as n8n loads it. */
+export const versioned = new ConversationInbox();
+/** The version a new node gets: its pickers and its description. */
+export const node = actionNode(DEFAULT_NODE_VERSION, versioned);
 export const { description } = node;
 
 export interface FoundProperty {
@@ -59,7 +63,7 @@ export function loadOptionsContext(
 	path: string,
 	apiToken: string = sandbox.token,
 ): LoadOptionsContext {
-	const { workflow, node: workflowNode } = makeWorkflow(NODE_TYPE, node, parameters);
+	const { workflow, node: workflowNode } = makeWorkflow(NODE_TYPE, versioned, parameters);
 	return new LoadOptionsContext(
 		workflow,
 		workflowNode,

@@ -33,6 +33,8 @@ interface Case {
 	id: string;
 	/** where the id must arrive */
 	sent: (request: ReturnType<typeof onlyRequest>) => unknown;
+	/** the node's version; default: the one a new node gets */
+	typeVersion?: number;
 }
 
 const CASES: Case[] = [
@@ -92,7 +94,7 @@ const CASES: Case[] = [
 		parameters: (integrationId) => ({
 			resource: 'automation',
 			operation: 'stopInChat',
-			phoneNumber: DEMO.contacts.twoLines.phoneNumber,
+			chat: { __rl: true, mode: 'phoneNumber', value: DEMO.contacts.twoLines.phoneNumber },
 			additionalFields: { integrationId },
 		}),
 		id: WHATSAPP,
@@ -100,9 +102,16 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'automation → stop in chat, chat picker (body)',
+		parameters: (chat) => ({ resource: 'automation', operation: 'stopInChat', chat }),
+		id: DEMO.chats.botFlow.id,
+		sent: (request) => request.body,
+	},
+	{
+		name: 'automation → stop in chat, version 1, chat picker (body)',
 		parameters: (chatInternalId) => ({ resource: 'automation', operation: 'stopInChat', chatInternalId }),
 		id: DEMO.chats.botFlow.id,
 		sent: (request) => request.body,
+		typeVersion: 1,
 	},
 	{
 		name: 'message → get many, chat picker (query)',
@@ -125,6 +134,7 @@ describe.each(CASES)('$name', (testCase) => {
 		const out = await runNode(ctx.sandbox, {
 			parameters: testCase.parameters(store(testCase.id)),
 			items: [{ id: testCase.id }],
+			typeVersion: testCase.typeVersion,
 		});
 		expect(testCase.sent(onlyRequest(ctx.sandbox))).toEqual(expectedSent(testCase));
 		expect(out.length).toBeGreaterThan(0);
@@ -132,9 +142,10 @@ describe.each(CASES)('$name', (testCase) => {
 	});
 
 	test('a bad id is refused before sending, naming the field and the item, in either shape', async () => {
-		const field = testCase.parameters('x').chatInternalId === 'x' ? 'Chat' : 'Integration';
+		const probe = testCase.parameters('x');
+		const field = probe.chatInternalId === 'x' || probe.chat === 'x' ? 'Chat' : 'Integration';
 		for (const value of ['line-1', { __rl: true, mode: 'id', value: testCase.id.toUpperCase() }]) {
-			const error = await runNodeError(ctx.sandbox, { parameters: testCase.parameters(value) });
+			const error = await runNodeError(ctx.sandbox, { parameters: testCase.parameters(value), typeVersion: testCase.typeVersion });
 			expect(error.message).toMatch(new RegExp(`^Invalid ${field}: must be an ID: "c" followed by 24`));
 		}
 		expect(ctx.sandbox.requests).toHaveLength(0);
@@ -158,6 +169,19 @@ describe('required pickers left empty, and several items', () => {
 
 	test('an empty optional picker sends nothing for it', async () => {
 		await runNode(ctx.sandbox, {
+			parameters: {
+				resource: 'automation',
+				operation: 'stopInChat',
+				chat: { __rl: true, mode: 'phoneNumber', value: DEMO.contacts.alice.phoneNumber },
+				additionalFields: { integrationId: { __rl: true, mode: 'list', value: '' } },
+			},
+		});
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ phoneNumber: DEMO.contacts.alice.phoneNumber });
+	});
+
+	test('version 1: an empty optional picker sends nothing for it (Chat empty, the phone number given)', async () => {
+		await runNode(ctx.sandbox, {
+			typeVersion: 1,
 			parameters: {
 				resource: 'automation',
 				operation: 'stopInChat',

@@ -11,6 +11,8 @@ import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.cre
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
 import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
+import { actionDescription } from '../helpers/action-node';
+import { panelOf } from '../helpers/operations';
 import { ID_PLACEHOLDER } from '../../nodes/shared/constants';
 import { DEMO } from '../sandbox';
 import { makeWorkflow } from '../helpers/n8n-harness';
@@ -33,13 +35,13 @@ function modesOf(property: INodeProperties): INodePropertyMode[] {
  * 0.1.0 fixtures (test/compat) check: the fields carry no routing (helpers/prepare.ts reads them).
  */
 const LOCATORS: Array<[string, string, boolean]> = [
-	['automation.stopInChat.chatInternalId', 'searchChats', false],
+	['automation.stopInChat.chat', 'searchChats', true],
 	['automation.stopInChat.additionalFields.integrationId', 'searchIntegrations', false],
 	['group.getInviteUrl.integrationId', 'searchIntegrations', true],
 	['integration.delete.integrationId', 'searchIntegrations', true],
 	['integration.disconnect.integrationId', 'searchIntegrations', true],
 	['integration.validatePhoneNumber.integrationId', 'searchIntegrations', true],
-	['message.getAll.chatInternalId', 'searchChats', false],
+	['message.getAll.chatInternalId', 'searchChats', true],
 	['template.getAll.integrationId', 'searchIntegrations', true],
 	['webhook.create.integrationId', 'searchIntegrations', true],
 ];
@@ -61,7 +63,7 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(locators).toEqual([...LOCATORS.map(([path]) => path), 'tag.getContacts.tag'].sort());
 		const plainIds = allProperties().filter(
 			(entry) =>
-				['integrationId', 'chatInternalId'].includes(entry.property.name) &&
+				['integrationId', 'chatInternalId', 'chat'].includes(entry.property.name) &&
 				entry.property.type !== 'resourceLocator',
 		);
 		expect(plainIds.map(key)).toEqual([]);
@@ -73,7 +75,9 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		expect(property.default).toEqual({ mode: 'list', value: '' });
 		expect(Boolean(property.required)).toBe(required);
 		expect(property.description).toBeTruthy();
-		const [list, byId] = modesOf(property);
+		const [list, byId, ...others] = modesOf(property);
+		// Stop in Chat's Chat also finds the chat by the contact's phone number or its JID (below).
+		expect(others.map((mode) => mode.name)).toEqual(path === 'automation.stopInChat.chat' ? ['phoneNumber', 'jid'] : []);
 		expect(list).toMatchObject({
 			name: 'list',
 			type: 'list',
@@ -86,7 +90,7 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 			{
 				type: 'regex',
 				// An ID or nothing: the editor wraps it in ^...$, and an empty value is "required"'s to report.
-				properties: { regex: '(?:c[a-z0-9]{24})?', errorMessage: expect.stringMatching(/ID must be an ID: "c" followed by 24/) },
+				properties: { regex: '(?:c[a-z0-9]{24})?', errorMessage: expect.stringMatching(/ID must be an ID: "c" followed by 24 lowercase letters or digits; to find it by its name, choose From List$/) },
 			},
 		]);
 	});
@@ -130,21 +134,24 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 		// Short enough for n8n's narrow mode box (it cut "By Name" to "By Nam"; n8n labels By ID itself).
 		expect(byName.displayName.length).toBeLessThanOrEqual(5);
 		// In version 2 the two fields of version 1 (0.1.0) stay only as hidden parameters.
-		const former = description.properties.filter(
-			(p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts') && p.displayOptions?.show?.['@version']?.includes(2),
-		);
+		const former = description.properties.filter((p) => ['tagId', 'tagName'].includes(p.name) && p.displayOptions?.show?.operation?.includes('getContacts'));
 		expect(former.map((p) => [p.name, p.type])).toEqual([['tagId', 'hidden'], ['tagName', 'hidden']]);
 	});
 
-	test('Stop in Chat: the notice right above the three chat identifiers says they are alternatives', () => {
-		const names = description.properties
-			.filter((p) => p.displayOptions?.show?.operation?.includes('stopInChat'))
-			.map((p) => p.name);
-		const at = names.indexOf('stopInChatNotice');
-		expect(names.slice(at, at + 4)).toEqual(['stopInChatNotice', 'chatInternalId', 'chatId', 'phoneNumber']);
-		expect(findProperty('automation', 'stopInChat', 'stopInChatNotice').displayName).toMatch(
-			/^Find the chat by one of the three fields below: Chat, Channel Chat ID or Phone Number\. One is enough/,
-		);
+	test('Stop in Chat (version 2): one required Chat field; its modes say how the chat is found, each label short enough for n8n\'s mode box', () => {
+		const names = panelOf(description, 'automation', 'stopInChat').map((p) => p.name);
+		expect(names).toEqual(['chat', 'additionalFields', 'options']);
+		const chat = findProperty('automation', 'stopInChat', 'chat');
+		expect(chat).toMatchObject({ displayName: 'Chat', type: 'resourceLocator', required: true });
+		const modes = modesOf(chat);
+		expect(modes.map((mode) => [mode.name, mode.displayName])).toEqual([['list', 'From List'], ['id', 'By ID'], ['phoneNumber', 'Phone'], ['jid', 'JID']]);
+		// n8n's mode box is 92 px wide (it cut "By Name" to "By Nam"): at most 5 characters besides n8n's own labels.
+		for (const mode of modes.slice(2)) expect(mode.displayName.length).toBeLessThanOrEqual(5);
+		expect(modes[2].hint).toMatch(/any format.*LID.*Integration/);
+		expect(modes[3].hint).toMatch(/@s\.whatsapp\.net.*@g\.us/);
+		// Version 1 (0.1.0) keeps its three fields and the notice that says one is enough.
+		const v1 = panelOf(actionDescription(1), 'automation', 'stopInChat').map((p) => p.name);
+		expect(v1.slice(0, 4)).toEqual(['stopInChatNotice', 'chatInternalId', 'chatId', 'phoneNumber']);
 	});
 
 	test('things the API cannot list (tags, bot flows, automation triggers, sectors, template fields) say where to find their IDs', () => {
@@ -153,21 +160,28 @@ describe('pickers: resource locators and dynamic multi-selects', () => {
 			['automation.update.automationTriggerId', /cannot list automation triggers/],
 			['automation.update.updateFields.tagId', /cannot list tags.*Tag → Create/],
 			['automation.update.updateFields.automationBotId', /cannot list bot flows.*Bot Integration → Create/],
-			['tag.removeFromContact.tagIds', /At most 50 tag IDs\. The API cannot list tags/],
+			['tag.removeFromContact.removeTagsNotice', /cannot list tags/],
 			['chat.getAll.filters.tagIds', /cannot list tags/],
 			['chat.getAll.filters.sectorIds', /cannot list sectors.*"sectorId"/],
 		];
 		for (const [path, hint] of expected) {
 			const [resource, operation, ...rest] = path.split('.');
 			const property = findProperty(resource, operation, rest.join('.'));
-			expect({ path, hint: property.hint }).toEqual({ path, hint: expect.stringMatching(hint) });
-			expect(property.hint).toMatch(/look like c[a-z0-9]{24}\.$/);
+			// A notice says it in its text; a field in its hint, with what an ID looks like.
+			const text = property.type === 'notice' ? property.displayName : property.hint;
+			expect({ path, text }).toEqual({ path, text: expect.stringMatching(hint) });
+			if (property.type !== 'notice') expect(property.hint).toMatch(/look like c[a-z0-9]{24}\.$/);
 		}
+		// A list's rows carry no hint: n8n would repeat it under every row (issue 43, row 16).
+		expect(findProperty('tag', 'removeFromContact', 'tagIds').hint).toBeUndefined();
+		expect(findProperty('tag', 'removeFromContact', 'tagNames').hint).toBeUndefined();
+		expect(findProperty('tag', 'removeFromContact', 'tagIds').description).toMatch(/at most 50.*cannot list tags/);
 		const inputs = findProperty('customField', 'upsert', 'inputs');
 		const templateFieldId = (inputs.options as Array<{ values: INodeProperties[] }>)[0].values.find(
 			(value) => value.name === 'templateFieldId',
 		);
-		expect(templateFieldId?.hint).toMatch(/Custom Field → Get/);
+		// Custom Field → Get shows IDs only with Simplify off (issue 43, row 6).
+		expect(templateFieldId?.hint).toMatch(/Custom Field → Get with Simplify off, on a contact that uses the template, shows its fields with their "id" and "key"/);
 	});
 });
 
@@ -292,10 +306,11 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 			return findProperty(resource, operation, rest.join('.'));
 		};
 		expect(byPath('tag.removeFromContact.phoneNumber').placeholder).toBe('e.g. 5511999998888');
-		expect(byPath('tag.removeFromContact.phoneNumber').description).toMatch(/123456789012345@lid/);
-		expect(byPath('tag.removeFromContact.tagNames').hint).toBe('At most 50 tag names');
+		// Remove From Contact's own notice says that a LID works there (the shared Phone Number's texts cannot).
+		expect(byPath('tag.removeFromContact.removeTagsNotice').displayName).toMatch(/^Phone Number may also be the contact's LID \(ending in @lid\)\./);
+		expect(byPath('tag.removeFromContact.tagNames').description).toMatch(/at most 50/);
 		expect(byPath('group.getInviteUrl.groupJid').placeholder).toBe('e.g. 120363025246125486@g.us');
-		expect(byPath('automation.stopInChat.chatId').placeholder).toBe('e.g. 5511999998888@s.whatsapp.net');
+		expect(modesOf(byPath('automation.stopInChat.chat')).find((mode) => mode.name === 'jid')?.placeholder).toBe('e.g. 5511999998888@s.whatsapp.net');
 		expect(byPath('tag.create.additionalFields.color')).toMatchObject({ placeholder: '#RRGGBB', default: '#000000' });
 		expect(byPath('template.getAll.filters.search').hint).toBe('At most 255 characters');
 		for (const [path, size] of [
@@ -308,8 +323,9 @@ describe('words: for no-code users and for AI agents using the node as a tool', 
 		}
 		// Every phone-number field shows a real-looking number.
 		const phones = allProperties().filter((entry) => entry.property.name === 'phoneNumber');
-		expect(phones.length).toBeGreaterThanOrEqual(5);
+		expect(phones.length).toBeGreaterThanOrEqual(4);
 		for (const { property } of phones) expect(property.placeholder).toBe('e.g. 5511999998888');
+		expect(modesOf(byPath('automation.stopInChat.chat')).find((mode) => mode.name === 'phoneNumber')?.placeholder).toBe('e.g. 5511999998888');
 	});
 
 	test('codex files (Communication, links to the README sections), credential icon and docs', () => {

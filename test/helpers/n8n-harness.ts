@@ -30,7 +30,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentialsHelper, isExpression, Workflow, createRunExecutionData } from 'n8n-workflow';
+import { ICredentialsHelper, isExpression, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { ConversationInboxApi } from '../../credentials/ConversationInboxApi.credentials';
 
@@ -118,17 +118,21 @@ export class StoredCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
+/** A node type, or n8n's VersionedNodeType holding one per version (the action node). */
+export type AnyNodeType = INodeType | IVersionedNodeType;
+
 export class TestNodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
+	constructor(private readonly types: Record<string, AnyNodeType>) {}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		return this.getByNameAndVersion(nodeType);
-	}
-
-	getByNameAndVersion(nodeType: string): INodeType {
 		const type = this.types[nodeType];
 		if (!type) throw new Error(`Unknown node type ${nodeType}`);
 		return type;
+	}
+
+	/** As n8n's NodeTypes: the version's own node type (NodeHelpers.getVersionedNodeType). */
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
 	}
 
 	getKnownTypes(): IDataObject {
@@ -173,7 +177,8 @@ export interface WorkflowFixture {
 }
 
 /** The version the editor adds: `defaultVersion`, else the (highest) version. */
-function defaultVersionOf(nodeType: INodeType): number {
+function defaultVersionOf(nodeType: AnyNodeType): number {
+	if ("nodeVersions" in nodeType) return nodeType.description.defaultVersion ?? Math.max(...Object.keys(nodeType.nodeVersions).map(Number));
 	const { version, defaultVersion } = nodeType.description;
 	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
 }
@@ -181,15 +186,17 @@ function defaultVersionOf(nodeType: INodeType): number {
 /** A one-node workflow around `nodeType`, holding `parameters` and a credential reference. */
 export function makeWorkflow(
 	typeName: string,
-	nodeType: INodeType,
+	nodeType: AnyNodeType,
 	parameters: INodeParameters,
 	options: { continueOnFail?: boolean; staticData?: IDataObject; webhookId?: string; typeVersion?: number } = {},
 ): WorkflowFixture {
+	const typeVersion = options.typeVersion ?? defaultVersionOf(nodeType);
+	const { description } = NodeHelpers.getVersionedNodeType(nodeType, typeVersion);
 	const node: INode = {
 		id: 'node-under-test',
-		name: nodeType.description.defaults.name ?? nodeType.description.displayName,
+		name: description.defaults.name ?? description.displayName,
 		type: `${PACKAGE_PREFIX}.${typeName}`,
-		typeVersion: options.typeVersion ?? defaultVersionOf(nodeType),
+		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Sandbox' } },
@@ -234,7 +241,7 @@ function executionSignal(): AbortSignal {
 /** Runs a declarative node over `items` through n8n-core's RoutingNode; returns output items. */
 export async function runRoutingNode(
 	typeName: string,
-	nodeType: INodeType,
+	nodeType: AnyNodeType,
 	options: RunOptions,
 ): Promise<INodeExecutionData[]> {
 	const { workflow, node } = makeWorkflow(typeName, nodeType, options.parameters, {
@@ -258,7 +265,8 @@ export async function runRoutingNode(
 		[],
 		options.signal ?? executionSignal(),
 	);
-	const routingNode = new RoutingNode(context, nodeType);
+	// As n8n runs a declarative node: its version's node type (NodeTypes.getByNameAndVersion).
+	const routingNode = new RoutingNode(context, workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion));
 	const output = await routingNode.runNode();
 	return output?.[0] ?? [];
 }

@@ -34,7 +34,8 @@ export interface NodeRun {
  */
 export function loadedNode(): ConversationInbox {
 	const node = new ConversationInbox();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	// As n8n's loader does it for a VersionedNodeType: to every version.
+	for (const version of Object.values(node.nodeVersions)) DirectoryLoader.applyDeclarativeNodeOptionParameters(version);
 	return node;
 }
 

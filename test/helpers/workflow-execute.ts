@@ -84,14 +84,16 @@ export function startExecution(run: WorkflowRun): Execution {
 	// n8n's error reporter (Sentry in n8n) logs every node error to the console; the tests read the
 	// errors from the run instead.
 	(Container.get(ErrorReporter) as unknown as { report: () => void }).report = () => {};
-	const nodeType = asN8nServes(loadedNode());
+	const versioned = loadedNode();
+	const typeVersion = run.typeVersion ?? versioned.currentVersion;
+	// The version's node type, as n8n's NodeTypes hands it out (getByNameAndVersion).
+	const nodeType = asN8nServes(versioned.getNodeType(typeVersion));
 	const type = `${PACKAGE_PREFIX}.conversationInbox`;
-	const { version, defaultVersion } = nodeType.description;
 	const node: INode = {
 		id: 'node-under-test',
 		name: NODE_NAME,
 		type,
-		typeVersion: run.typeVersion ?? defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version),
+		typeVersion,
 		position: [220, 0],
 		parameters: run.parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Sandbox' } },

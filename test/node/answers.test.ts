@@ -6,8 +6,8 @@
  * under every shape: test/variants/shapes.test.ts.
  */
 import { NodeApiError } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { PAYLOAD_AT } from '../../nodes/shared/answers';
 import { operationsOf } from '../helpers/operations';
 import { jsonOf, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
@@ -209,6 +209,6 @@ describe('the API\'s explanation in every shape keeps the token out', () => {
 });
 
 test('answers.ts names the payload of every endpoint the node calls (else its answers go unchecked)', () => {
-	const endpoints = operationsOf(new ConversationInbox().description).map((entry) => String((entry.option.routing?.request as { url?: string }).url));
+	const endpoints = operationsOf(actionDescription()).map((entry) => String((entry.option.routing?.request as { url?: string }).url));
 	for (const endpoint of endpoints) expect(Object.keys(PAYLOAD_AT)).toContain(endpoint);
 });

@@ -162,7 +162,7 @@ describe('automation update (POST /automation/edit)', () => {
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: update(id, { triggerType: '={{ "RECEIVE_SPECIFIC_MESSAGE" }}' }),
 		});
-		expect(error.message).toMatch(/Specific Message: required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE/);
+		expect(error.message).toMatch(/Specific Message: required when Trigger Type is Receive Specific Message/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -210,15 +210,23 @@ describe('automation delete (POST /automation/delete)', () => {
 });
 
 describe('automation stopInChat (POST /automation/stop-automation-in-chat)', () => {
-	test('by phone number narrowed by integration: returns data plus the API message', async () => {
-		const out = await runNode(ctx.sandbox, {
-			parameters: {
-				resource: 'automation',
-				operation: 'stopInChat',
-				phoneNumber: DEMO.contacts.twoLines.phoneNumber,
-				additionalFields: { integrationId: DEMO.integrations.whatsapp.id },
-			},
-		});
+	/**
+	 * The chat by phone, by internal ID or by channel chat ID: version 2's one Chat field in the
+	 * mode that says which; version 1's (0.1.0) three fields, one of them filled.
+	 */
+	const FIND = {
+		phone: { v2: { chat: { __rl: true, mode: 'phoneNumber', value: DEMO.contacts.twoLines.phoneNumber } }, v1: { phoneNumber: DEMO.contacts.twoLines.phoneNumber } },
+		id: { v2: { chat: { __rl: true, mode: 'id', value: DEMO.chats.alice.id } }, v1: { chatInternalId: DEMO.chats.alice.id } },
+		list: { v2: { chat: { __rl: true, mode: 'list', value: DEMO.chats.alice.id } }, v1: { chatInternalId: { __rl: true, mode: 'list', value: DEMO.chats.alice.id } } },
+		jid: { v2: { chat: { __rl: true, mode: 'jid', value: DEMO.chats.botFlow.chatId } }, v1: { chatId: DEMO.chats.botFlow.chatId } },
+	} as const;
+	const stop = (version: 1 | 2, how: keyof typeof FIND, more: INodeParameters = {}) => ({
+		typeVersion: version,
+		parameters: { resource: 'automation', operation: 'stopInChat', ...FIND[how][`v${version}`], ...more } as INodeParameters,
+	});
+
+	test.each([2, 1] as const)('version %s, by phone number narrowed by integration: returns data plus the API message', async (version) => {
+		const out = await runNode(ctx.sandbox, stop(version, 'phone', { additionalFields: { integrationId: DEMO.integrations.whatsapp.id } }));
 		const request = onlyRequest(ctx.sandbox);
 		expect([request.method, request.path]).toEqual(['POST', '/v2/automation/stop-automation-in-chat']);
 		expect(request.headers.authorization).toBe(`Bearer ${ctx.sandbox.token}`);
@@ -236,24 +244,32 @@ describe('automation stopInChat (POST /automation/stop-automation-in-chat)', () 
 		});
 	});
 
-	test('by chat internal ID only; a chat with no automation says so', async () => {
-		const out = await runNode(ctx.sandbox, {
-			parameters: {
-				resource: 'automation',
-				operation: 'stopInChat',
-				chatInternalId: DEMO.chats.alice.id,
-			},
-		});
+	test.each([[2, 'id'], [2, 'list'], [1, 'id'], [1, 'list']] as const)('version %s, by chat internal ID (%s) only; a chat with no automation says so', async (version, how) => {
+		const out = await runNode(ctx.sandbox, stop(version, how));
 		expect(onlyRequest(ctx.sandbox).body).toEqual({ chatInternalId: DEMO.chats.alice.id });
 		expect(out[0].json).toMatchObject({ stopped: false, automations: [] });
 		expect(out[0].json.message).toEqual(expect.stringContaining('no active automation'));
 	});
 
-	test('by channel chat ID', async () => {
-		await runNode(ctx.sandbox, {
-			parameters: { resource: 'automation', operation: 'stopInChat', chatId: DEMO.chats.botFlow.chatId },
-		});
+	test.each([2, 1] as const)('version %s, by channel chat ID', async (version) => {
+		await runNode(ctx.sandbox, stop(version, 'jid'));
 		expect(onlyRequest(ctx.sandbox).body).toEqual({ chatId: DEMO.chats.botFlow.chatId });
 		expect(ctx.sandbox.state.chats.get(DEMO.chats.botFlow.id)?.automations).toEqual([]);
+	});
+
+	test('version 1 (0.1.0) sends every chat identifier a saved workflow gives', async () => {
+		await runNode(ctx.sandbox, { typeVersion: 1, parameters: { resource: 'automation', operation: 'stopInChat', chatInternalId: DEMO.chats.alice.id, phoneNumber: DEMO.contacts.alice.phoneNumber }, continueOnFail: true });
+		expect(onlyRequest(ctx.sandbox).body).toEqual({ chatInternalId: DEMO.chats.alice.id, phoneNumber: DEMO.contacts.alice.phoneNumber });
+	});
+
+	test('version 2: an empty Chat, or a value its mode refuses, sends nothing and names the field and what to do', async () => {
+		const empty = await runNodeError(ctx.sandbox, { parameters: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'list', value: '' } } });
+		expect(empty.message).toBe("Missing Chat: pick the chat, or give its internal ID, the contact's phone number or the chat's JID");
+		const phoneAsId = await runNodeError(ctx.sandbox, stop(2, 'id', { chat: { __rl: true, mode: 'id', value: '5511987650001' } }));
+		expect(phoneAsId.message).toBe('Invalid Chat: must be an ID: "c" followed by 24 lowercase letters or digits, got "5511987650001"');
+		expect(phoneAsId.description).toMatch(/^"5511987650001" looks like a phone number, not an ID; switch Chat to From List to find it by name, or to Phone to give a number\./);
+		const name = await runNodeError(ctx.sandbox, stop(2, 'phone', { chat: { __rl: true, mode: 'phoneNumber', value: 'Alice phone' } }));
+		expect(name.message).toMatch(/^Invalid Chat \(Phone\): must be a phone number with country and area code \(at least 8 digits, with an optional \+, spaces, dashes, dots or parentheses\), or the contact's LID or JID/);
+		expect(ctx.sandbox.requests).toEqual([]);
 	});
 });

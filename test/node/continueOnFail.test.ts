@@ -27,7 +27,7 @@ describe('continueOnFail: one error item per failed input item, with pairedItem;
 		expect(out[1].error).toBeInstanceOf(NodeApiError);
 		expect(out[1].json).toEqual({
 			error: 'The request conflicts with existing data (HTTP 409): Name: a tag named \"VIP\" already exists',
-			description: expect.stringContaining('A tag with this name already exists'),
+			description: expect.stringContaining('A tag with this exact name already exists'),
 			httpCode: '409',
 		});
 		expect(out[2].error).toBeInstanceOf(NodeOperationError);

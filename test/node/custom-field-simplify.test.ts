@@ -8,7 +8,8 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { runNode, useSandbox } from '../helpers/node-runner';
 import { makeWorkflow } from '../helpers/n8n-harness';
-import { description, node, NODE_TYPE } from '../editor/helpers';
+import { NODE_TYPE, versioned } from '../editor/helpers';
+import { actionDescription } from '../helpers/action-node';
 import { DEMO } from '../sandbox';
 
 const ctx = useSandbox();
@@ -44,7 +45,8 @@ describe('Custom Field → Get: Simplify', () => {
 
 	test('the panel: Simplify, on by default, in version 2 only', () => {
 		const shownAt = (typeVersion: number) => {
-			const { node: workflowNode } = makeWorkflow(NODE_TYPE, node, GET, { typeVersion });
+			const { node: workflowNode } = makeWorkflow(NODE_TYPE, versioned, GET, { typeVersion });
+			const description = actionDescription(typeVersion);
 			return description.properties.filter((property) =>
 				NodeHelpers.displayParameter(workflowNode.parameters, property, workflowNode, description, workflowNode.parameters),
 			);

@@ -1,11 +1,12 @@
 /* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 import { readFileSync } from 'node:fs';
+import { actionDescription } from '../helpers/action-node';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import codex from '../../nodes/ConversationInbox/ConversationInbox.node.json';
+import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { ConversationInboxTrigger } from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node';
 import triggerCodex from '../../nodes/ConversationInboxTrigger/ConversationInboxTrigger.node.json';
 import { WIRE } from '../../nodes/shared/wireNames';
@@ -14,7 +15,7 @@ import { onlyRequest, runNode, useSandbox } from '../helpers/node-runner';
 import { operationsOf, panelOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 
-const description = new ConversationInbox().description;
+const description = actionDescription();
 const ctx = useSandbox();
 
 /**
@@ -87,11 +88,15 @@ function assumedWireNames(): Record<string, string[]> {
 
 describe('node description', () => {
 	test('identity, credentials, tool use, connections, subtitle, icon, request defaults', () => {
+		// n8n's VersionedNodeType: 1 as released in 0.1.0 (saved workflows keep it); a new node gets 2.
+		const node = new ConversationInbox();
+		expect(Object.keys(node.nodeVersions).map(Number)).toEqual([1, 2]);
+		expect(node.description).toMatchObject({ name: 'conversationInbox', displayName: 'Conversation Inbox', defaultVersion: 2 });
+		expect(actionDescription(1).version).toBe(1);
 		expect(description).toMatchObject({
 			name: 'conversationInbox',
 			displayName: 'Conversation Inbox',
-			// 1 as released in 0.1.0 (saved workflows keep it); a new node gets 2.
-			version: [1, 2],
+			version: 2,
 			defaultVersion: 2,
 			usableAsTool: true,
 			inputs: ['main'],
@@ -142,17 +147,18 @@ describe('node description', () => {
 	});
 
 	// Version 1 is 0.1.0's node: the same operations, with the same methods and paths; only the forms
-	// that changed since (Automation → Update, Custom Field → Create or Update, Tag → Get Contacts)
-	// differ, each served by its own selector option.
-	test.each([1, 2])('version %s offers exactly the operations of DESIGN.md', (version) => {
-		const offered = description.properties
-			.filter((p) => p.name === 'operation' && (p.displayOptions?.show?.['@version'] ?? [version]).includes(version))
-			.flatMap((p) =>
-				(p.options as INodePropertyOptions[]).map((o) => [p.displayOptions?.show?.resource?.[0], o.value, o.routing?.request?.method, o.routing?.request?.url]),
-			);
+	// that changed since differ, each version's description holding its own form.
+	test.each([1, 2])('version %s offers exactly the operations of DESIGN.md, one Operation selector per resource', (version) => {
+		const selectors = actionDescription(version).properties.filter((p) => p.name === 'operation');
+		const offered = selectors.flatMap((p) =>
+			(p.options as INodePropertyOptions[]).map((o) => [p.displayOptions?.show?.resource?.[0], o.value, o.routing?.request?.method, o.routing?.request?.url]),
+		);
 		expect(offered.sort()).toEqual([...CONTRACT].sort());
-		const versioned = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.['@version']);
-		expect(versioned.map((p) => p.displayOptions?.show?.resource?.[0]).sort()).toEqual(['automation', 'automation', 'customField', 'customField', 'tag', 'tag']);
+		expect(selectors.map((p) => p.displayOptions?.show?.resource?.[0]).sort()).toEqual(
+			['automation', 'botIntegration', 'chat', 'customField', 'group', 'integration', 'message', 'tag', 'template', 'user', 'webhook'],
+		);
+		// No display rule names a version: each version's description is its own.
+		expect(JSON.stringify(actionDescription(version).properties)).not.toContain('@version');
 	});
 
 	test.each(CONTRACT)('%s %s runs as one function (n8n builds the request, runOperation does the rest; no preSend or postReceive hand-offs)', (resource, operation) => {

@@ -65,7 +65,7 @@ describe('API errors become NodeApiError: headline, HTTP status, the API message
 		const error = await runNodeError(ctx.sandbox, { parameters: createTag(DEMO.tags.vip.name) });
 		expect(error.message).toBe('The request conflicts with existing data (HTTP 409): Name: a tag named \"VIP\" already exists');
 		expect(error.httpCode).toBe('409');
-		expect(error.description).toContain('A tag with this name already exists');
+		expect(error.description).toContain('A tag with this exact name already exists (names are case-sensitive). Use another name; or use the existing tag by its name: Tag Names in Tag → Remove From Contact, Tag (mode Name) in Tag → Get Contacts.');
 	});
 
 	test('success:false under HTTP 200 is an error too', async () => {
@@ -179,7 +179,8 @@ describe('the API\'s default error text, hints that apply, the API message once'
 		const error = await runNodeError(ctx.sandbox, {
 			parameters: { resource: 'tag', operation: 'getContacts', tagName: 'vip', limit: 5 },
 		});
-		expect(error.message).toMatch(/^The API could not find what the request names \(HTTP 404\): tagName: no tag named "vip"$/);
+		// The API names the field `tagName`; the panel calls it Tag (issue 43, row 4).
+		expect(error.message).toMatch(/^The API could not find what the request names \(HTTP 404\): Tag: no tag named "vip"$/);
 		expect(error.description).toContain('names are case-sensitive');
 		expect(error.description).not.toMatch(/\/v2|compan/);
 	});

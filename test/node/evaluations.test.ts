@@ -27,9 +27,9 @@ interface Case {
 	/** what the row names: resource.operation (version), mapped field */
 	name: string;
 	parameters: INodeParameters;
-	/** the mapped parameter; a resource locator is mapped in its value */
+	/** the mapped parameter; a resource locator is mapped in its value (in mode 'id', or the mode named) */
 	field: string;
-	locator?: boolean;
+	locator?: boolean | string;
 	value: NodeParameterValue;
 	typeVersion: 1 | 2;
 	/** documented evaluations per item: of the mapped value, and of the node's own expressions */
@@ -42,18 +42,22 @@ const WHATSAPP = DEMO.integrations.whatsapp.id;
 
 /**
  * One operation of every resource (and the forms version 1 keeps), each with its main field mapped.
- * 3 = n8n's two passes over the one property of that name, plus the node's one read. 5 where a
- * second property has the name and cannot be shared: Name (Automation → Update version 1 has a
- * top-level Name, version 2 has it under Update Fields, and n8n's display rules cannot show one
- * property for exactly these forms), Integration (Template → Get Many's, since Integration → Get
- * Many has none). 7 for version 1's Tag ID: Automation → Update's (shown by Trigger Type) and
- * version 2's hidden legacy one. The node's own: none (it had the Base URL,
- * `={{ $credentials.baseUrl }}`, resolved in both passes: 2 per item until issue 31's second step).
+ * 3 = n8n's two passes over the one property of that name, plus the node's one read. Each version
+ * has its own description (n8n's VersionedNodeType, issue 44), so a property of one version costs
+ * nothing in the other. 5 where a second property of the version has the name and cannot be shared:
+ * Integration (Template → Get Many's, since Integration → Get Many has none: n8n's display rules
+ * cannot show one property for exactly these operations); in version 1 also Name (Automation →
+ * Update's top-level Name) and Tag ID (Automation → Update's, shown by Trigger Type). Changed by
+ * issue 43/44: Tag → Create's Name 5 → 3 and version 1's Tag ID 7 → 5 (version 1's properties left
+ * version 2's description); Stop in Chat's Chat is one field whose mode says how the chat is
+ * found, 3 whichever mode. The node's own: none (it had the Base URL, `={{ $credentials.baseUrl
+ * }}`, resolved in both passes: 2 per item until issue 31's second step).
  */
 const CASES: Case[] = [
 	{ name: 'tag.removeFromContact, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
 	{ name: 'tag.removeFromContact v1, Phone Number', parameters: VALID.tagRemove, field: 'phoneNumber', value: ALICE, typeVersion: 1, mapped: 3, own: 0 },
-	{ name: 'tag.create, Name', parameters: VALID.tagCreate, field: 'name', value: 'Fresh tag', typeVersion: 2, mapped: 5, own: 0 },
+	{ name: 'tag.create, Name', parameters: VALID.tagCreate, field: 'name', value: 'Fresh tag', typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'tag.create v1, Name', parameters: VALID.tagCreate, field: 'name', value: 'Fresh tag', typeVersion: 1, mapped: 5, own: 0 },
 	{ name: 'tag.getContacts, Tag', parameters: VALID.tagContacts, field: 'tag', locator: true, value: DEMO.tags.vip.id, typeVersion: 2, mapped: 3, own: 0 },
 	{
 		name: 'tag.getContacts v1, Tag ID',
@@ -61,7 +65,7 @@ const CASES: Case[] = [
 		field: 'tagId',
 		value: DEMO.tags.vip.id,
 		typeVersion: 1,
-		mapped: 7,
+		mapped: 5,
 		own: 0,
 	},
 	{ name: 'automation.delete, Automation Trigger ID', parameters: VALID.automationDelete, field: 'automationTriggerId', value: DEMO.triggers.webhook.id, typeVersion: 2, mapped: 3, own: 0 },
@@ -75,7 +79,19 @@ const CASES: Case[] = [
 		mapped: 3,
 		own: 0,
 	},
-	{ name: 'automation.stopInChat, Chat', parameters: VALID.stopInChat, field: 'chatInternalId', locator: true, value: DEMO.chats.botFlow.id, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'automation.stopInChat, Chat', parameters: VALID.stopInChat, field: 'chat', locator: true, value: DEMO.chats.botFlow.id, typeVersion: 2, mapped: 3, own: 0 },
+	{
+		name: 'automation.stopInChat, Chat by phone number',
+		parameters: VALID.stopInChat,
+		field: 'chat',
+		locator: 'phoneNumber',
+		value: DEMO.contacts.twoLines.phoneNumber,
+		typeVersion: 2,
+		mapped: 3,
+		own: 0,
+	},
+	{ name: 'automation.stopInChat v1, Chat', parameters: { resource: 'automation', operation: 'stopInChat' }, field: 'chatInternalId', locator: true, value: DEMO.chats.botFlow.id, typeVersion: 1, mapped: 3, own: 0 },
+	{ name: 'automation.stopInChat v1, Phone Number', parameters: { resource: 'automation', operation: 'stopInChat' }, field: 'phoneNumber', value: DEMO.contacts.twoLines.phoneNumber, typeVersion: 1, mapped: 3, own: 0 },
 	{ name: 'botIntegration.create, URL', parameters: VALID.botCreate, field: 'url', value: 'https://bots.example.com/api/v1/bots/sales', typeVersion: 2, mapped: 3, own: 0 },
 	{ name: 'chat.getAll, Limit', parameters: VALID.chatList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 0 },
 	{ name: 'customField.get, Phone Number', parameters: VALID.customFieldGet, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
@@ -96,6 +112,8 @@ const CASES: Case[] = [
 	{ name: 'group.getInviteUrl, Integration', parameters: VALID.groupInvite, field: 'integrationId', locator: true, value: WHATSAPP, typeVersion: 2, mapped: 5, own: 0 },
 	{ name: 'integration.validatePhoneNumber, Phone Number', parameters: VALID.validatePhone, field: 'phoneNumber', value: ALICE, typeVersion: 2, mapped: 3, own: 0 },
 	{ name: 'message.getAll, Chat', parameters: VALID.messageList, field: 'chatInternalId', locator: true, value: DEMO.chats.alice.id, typeVersion: 2, mapped: 3, own: 0 },
+	{ name: 'message.getAll v1, Chat', parameters: VALID.messageList, field: 'chatInternalId', locator: true, value: DEMO.chats.alice.id, typeVersion: 1, mapped: 3, own: 0 },
+	{ name: 'integration.validatePhoneNumber v1, Phone Number', parameters: VALID.validatePhone, field: 'phoneNumber', value: ALICE, typeVersion: 1, mapped: 3, own: 0 },
 	{ name: 'template.getAll, Integration', parameters: VALID.templateList, field: 'integrationId', locator: true, value: DEMO.integrations.official.id, typeVersion: 2, mapped: 5, own: 0 },
 	{ name: 'user.getAll, Limit', parameters: VALID.userList, field: 'limit', value: 10, typeVersion: 2, mapped: 3, own: 0 },
 	{ name: 'webhook.create, URL', parameters: VALID.webhookCreate, field: 'url', value: 'https://example.com/hook', typeVersion: 2, mapped: 3, own: 0 },
@@ -103,7 +121,7 @@ const CASES: Case[] = [
 
 /** The parameters with `field` mapped to the items' `value`. */
 function mapped(c: Case): INodeParameters {
-	const value = c.locator ? { __rl: true, mode: 'id', value: MAPPED } : MAPPED;
+	const value = c.locator ? { __rl: true, mode: typeof c.locator === 'string' ? c.locator : 'id', value: MAPPED } : MAPPED;
 	return { ...c.parameters, [c.field]: value };
 }
 

@@ -58,7 +58,7 @@ describe('stop-automation example: the webhook answers with the node\'s error', 
 		expect(regular).toEqual([]);
 		expect(errors).toHaveLength(1);
 		// n8n keeps only the message in an error item's JSON (WorkflowExecute.normalizeNodeErrors).
-		expect(errors[0].json).toEqual({ error: 'Invalid Phone Number: must be 8-30 characters, got 5 characters' });
+		expect(errors[0].json).toEqual({ error: 'Invalid Chat (Phone): must be 8-30 characters, got 5 characters' });
 	});
 
 	test('a number the API does not know: its 404 message leaves by the error output', async () => {

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { DEMO } from '../sandbox';
 import { jsonOf, onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 
@@ -203,7 +203,7 @@ describe('customField upsert (POST /inbox/upsert-custom-fields-by-phone-number)'
 	});
 
 	test('the extra-field example of the node\'s help is accepted by the sandbox', async () => {
-		const description = JSON.stringify(new ConversationInbox().description.properties);
+		const description = JSON.stringify(actionDescription().properties);
 		const example = /assumes (\[\{.*?\}\])/.exec(description.replace(/\\"/g, '"'))?.[1];
 		expect(example).toBeDefined();
 		const out = await runNode(ctx.sandbox, {

@@ -6,8 +6,8 @@
  * test/reliability/bad-input.test.ts; this table is about the next step.
  */
 import type { INodeParameters } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 import { updateTrigger, VALID } from '../reliability/operations';
 import { DEMO } from '../sandbox';
@@ -291,43 +291,105 @@ describe('phone numbers: what the hint says is what the check accepts and what i
 		expect(ctx.sandbox.requests[0].body).toEqual({ phoneNumber: typed, tagIds: [TAG] });
 	});
 
-	test('a short number is refused in the spec\'s terms (8-30 characters, any format), never "digits only"', async () => {
+	/** The words every phone field's check says (shared/checks.ts `phone`), written here from the spec. */
+	const NUMBER_FIX = "Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (8-30 characters: digits, with an optional +, spaces, dashes, dots or parentheses)";
+
+	test('a short number is refused in the spec\'s terms (8-30 characters), never "digits only"', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...VALID.customFieldGet, phoneNumber: '+55 11' } });
 		expect(error.message).toBe('Invalid Phone Number: must be 8-30 characters, got 6 characters');
-		expect(error.description).toBe(
-			"Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001. Nothing was sent to the API.",
-		);
+		expect(error.description).toBe(`${NUMBER_FIX}. Nothing was sent to the API.`);
 		expect(error.description).not.toMatch(/digits only/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
 	test('Remove From Contact adds the LID to the same words', async () => {
 		const error = await runNodeError(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: '5511' } });
-		expect(error.description).toBe(
-			"Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (digits, with spaces, dashes, dots or parentheses if you like), or the contact's LID (ending in @lid). Nothing was sent to the API.",
+		expect(error.description).toBe(`${NUMBER_FIX}, or the contact's LID (ending in @lid). Nothing was sent to the API.`);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	// Issue 43, row 5: every operation that takes a phone number checks it, in the same words.
+	test.each([
+		['Custom Field → Get', { ...VALID.customFieldGet }, 2, ''],
+		['Custom Field → Create or Update', { ...VALID.customFieldUpsert }, 2, ''],
+		['Validate Phone Number', { ...VALID.validatePhone }, 2, ''],
+		['Remove From Contact', { ...VALID.tagRemove }, 2, ', or a contact LID ending in @lid, like 123456789012345@lid'],
+		['Custom Field → Get, version 1', { ...VALID.customFieldGet }, 1, ''],
+		['Validate Phone Number, version 1', { ...VALID.validatePhone }, 1, ''],
+		['Stop in Chat, version 1', { resource: 'automation', operation: 'stopInChat' }, 1, ", or the contact's LID or JID (ending in @lid or @s.whatsapp.net)"],
+	] as const)('%s: "Alice phone" is refused before sending, in the words of every phone field', async (_name, parameters, typeVersion, alternatives) => {
+		const error = await runNodeError(ctx.sandbox, { parameters: { ...parameters, phoneNumber: 'Alice phone' }, typeVersion });
+		expect(error.message).toBe(
+			`Invalid Phone Number: must be a phone number with country and area code (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses)${alternatives}, got "Alice phone"`,
 		);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	test('the edges of the one check: 8 digits pass, spaces around are dropped, a LID or JID must end the value', async () => {
+		const sent = () => ctx.sandbox.requests.map((request) => (request.body as { phoneNumber?: string } | undefined)?.phoneNumber ?? request.query.phoneNumber);
+		// Exactly 8 digits is a number (country and area code and the number are never fewer).
+		await runNode(ctx.sandbox, { parameters: { ...VALID.customFieldGet, phoneNumber: '1234-5678' }, continueOnFail: true });
+		// Spaces around a number or a LID are not part of it.
+		await runNode(ctx.sandbox, { parameters: { ...VALID.customFieldGet, phoneNumber: '  5511987650001  ' }, continueOnFail: true });
+		await runNode(ctx.sandbox, { parameters: { ...VALID.tagRemove, phoneNumber: ` ${DEMO.contacts.lid.lid} ` }, continueOnFail: true });
+		expect(sent()).toEqual(['1234-5678', '5511987650001', DEMO.contacts.lid.lid]);
+		// Something after the LID or JID, or before it with a space, is not one.
+		for (const [parameters, value] of [
+			[VALID.tagRemove, '123456789012345@lidx'],
+			[VALID.tagRemove, 'a 123456789012345@lid'],
+			[{ resource: 'automation', operation: 'stopInChat' }, '5511987650001@s.whatsapp.netx'],
+			[{ resource: 'automation', operation: 'stopInChat' }, 'a 5511987650001@s.whatsapp.net'],
+		] as const) {
+			const error = await runNodeError(ctx.sandbox, { parameters: { ...parameters, phoneNumber: value }, typeVersion: parameters.resource === 'automation' ? 1 : 2 });
+			expect(error.message).toMatch(/^Invalid Phone Number: must be a phone number with country and area code/);
+		}
+		expect(sent()).toHaveLength(3);
+	});
+
+	test('an ID pasted with spaces around it is the ID: sent without them', async () => {
+		const id = VALID.automationDelete.automationTriggerId;
+		await runNode(ctx.sandbox, { parameters: { ...VALID.automationDelete, automationTriggerId: `  ${id} ` } });
+		expect(ctx.sandbox.requests.map((request) => request.body)).toEqual([{ automationTriggerId: id }]);
+	});
+
+	test('Stop in Chat, version 2: the Chat field in mode Phone says the same words under its own name', async () => {
+		const error = await runNodeError(ctx.sandbox, {
+			parameters: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: 'Alice phone' } },
+		});
+		expect(error.message).toBe(
+			'Invalid Chat (Phone): must be a phone number with country and area code (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses), or the contact\'s LID or JID (ending in @lid or @s.whatsapp.net), got "Alice phone"',
+		);
+		expect(error.description).toBe(`${NUMBER_FIX}, or the contact's LID or JID (ending in @lid or @s.whatsapp.net). Nothing was sent to the API.`);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });
 
 describe('the Phone Number texts say what the checks accept, and nothing stricter', () => {
-	// One Phone Number property for every operation that takes one (helpers/sharing.ts: n8n evaluates
-	// each property per item), so its texts speak for all of them.
-	const phoneFields = new ConversationInbox().description.properties.filter((p) => p.name === 'phoneNumber');
+	// One Phone Number property per version for every operation that takes one (helpers/sharing.ts:
+	// n8n evaluates each property per item), so its texts speak for all of them.
+	const phoneFields = (version: number) => actionDescription(version).properties.filter((p) => p.name === 'phoneNumber');
 
-	test('one property, shown for each operation that takes a phone number', () => {
-		expect(phoneFields).toHaveLength(1);
-		const [field] = phoneFields;
-		expect(field.displayOptions?.show?.resource).toEqual(['automation', 'customField', 'integration', 'tag']);
-		expect(field.displayOptions?.show?.operation).toEqual(['stopInChat', 'get', 'upsert', 'validatePhoneNumber', 'removeFromContact']);
-		expect(field.displayOptions?.show?.['@version']).toBeUndefined();
+	test('version 2: one property, required, for each operation that takes a phone number (Stop in Chat has its own Chat field)', () => {
+		expect(phoneFields(2)).toHaveLength(1);
+		const [field] = phoneFields(2);
+		expect(field.required).toBe(true);
+		expect(field.displayOptions?.show?.resource).toEqual(['customField', 'integration', 'tag']);
+		expect(field.displayOptions?.show?.operation).toEqual(['get', 'upsert', 'validatePhoneNumber', 'removeFromContact']);
 	});
 
-	test('the hint states no length (Validate Phone Number has none in the spec) and both forms; the description the 8-30 characters of the others and the LID of Remove From Contact', () => {
-		const [field] = phoneFields;
-		expect(field.hint).toBe('Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number). With country and area code: 5511987650001 and +55 11 98765-0001 both work.');
-		expect(field.description).toMatch(/8-30 characters, e\.g\. .*\(Validate Phone Number takes any length\).*Stop in Chat takes any format/);
-		expect(field.description).toMatch(/Remove From Contact also takes the contact's LID, e\.g\. 123456789012345@lid/);
-		expect(`${field.hint} ${field.description}`).not.toMatch(/digits only|8-30 digits/i);
+	test('version 1: one property, shared with Stop in Chat, where it is optional: not marked required', () => {
+		expect(phoneFields(1)).toHaveLength(1);
+		const [field] = phoneFields(1);
+		expect(field.required).toBeUndefined();
+		expect(field.displayOptions?.show?.operation).toEqual(['stopInChat', 'get', 'upsert', 'validatePhoneNumber', 'removeFromContact']);
+	});
+
+	test('the texts hold for every operation that shows them: no operation named, the forms and the length the checks take', () => {
+		for (const version of [1, 2]) {
+			const [field] = phoneFields(version);
+			expect(field.hint).toBe('With country and area code: 5511987650001 and +55 11 98765-0001 both work.');
+			expect(field.description).toBe("The contact's phone number with country and area code, 8-30 characters, e.g. 5511999998888 or +55 11 99999-8888");
+			expect(`${field.hint} ${field.description}`).not.toMatch(/Stop in Chat|Remove From|Validate|Custom Field|digits only|8-30 digits/i);
+		}
 	});
 });

@@ -7,9 +7,9 @@
  * assertion here is about speed or clock order (scripts/bench/pagination.ts prints the figures).
  */
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { DEMO } from '../sandbox';
 import { runNode, runNodeError, useSandbox } from '../helpers/node-runner';
 import { operationsOf, panelOf } from '../helpers/operations';
@@ -191,7 +191,7 @@ describe('the tag changes while it is paged', () => {
 });
 
 describe('Options → Concurrent Page Requests', () => {
-	const description = new ConversationInbox().description;
+	const description = actionDescription();
 	const options = panelOf(description, 'tag', 'getContacts').find((p) => p.name === 'options')!;
 	const entries = (options.options as INodeProperties[]).filter((o) => o.name === 'concurrentPageRequests');
 

@@ -8,23 +8,30 @@ import { onlyRequest, runNode, runNodeError, useSandbox } from '../helpers/node-
 
 const ctx = useSandbox();
 
-describe('Stop in Chat: Phone Number is "8-30, any format"', () => {
+describe('Stop in Chat: the phone number is "8-30, any format"', () => {
+	/** Version 2's Chat in mode Phone, or version 1's Phone Number (0.1.0). */
+	const byPhone = (version: 1 | 2, phoneNumber: string) => ({
+		typeVersion: version,
+		parameters:
+			version === 2
+				? { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: phoneNumber } }
+				: { resource: 'automation', operation: 'stopInChat', phoneNumber },
+	});
+
 	test.each([
-		['a LID', DEMO.contacts.lid.lid],
-		['a JID', DEMO.chats.botFlow.chatId],
-	])('%s is sent as it is', async (_label, phoneNumber) => {
-		const out = await runNode(ctx.sandbox, {
-			parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber },
-		});
+		['a LID', DEMO.contacts.lid.lid, 2],
+		['a JID', DEMO.chats.botFlow.chatId, 2],
+		['a LID', DEMO.contacts.lid.lid, 1],
+		['a JID', DEMO.chats.botFlow.chatId, 1],
+	] as const)('%s is sent as it is (version %s)', async (_label, phoneNumber, version) => {
+		const out = await runNode(ctx.sandbox, byPhone(version, phoneNumber));
 		expect(onlyRequest(ctx.sandbox).body).toEqual({ phoneNumber });
 		expect(out[0].json).toHaveProperty('stopped');
 	});
 
-	test('the stated length still holds: 31 characters are refused, nothing sent', async () => {
-		const error = await runNodeError(ctx.sandbox, {
-			parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber: '1'.repeat(31) },
-		});
-		expect(error.message).toBe('Invalid Phone Number: must be 8-30 characters, got 31 characters');
+	test.each([[2, 'Chat (Phone)'], [1, 'Phone Number']] as const)('the stated length still holds: 31 characters are refused, nothing sent (version %s)', async (version, label) => {
+		const error = await runNodeError(ctx.sandbox, byPhone(version, '1'.repeat(31)));
+		expect(error.message).toBe(`Invalid ${label}: must be 8-30 characters, got 31 characters`);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });

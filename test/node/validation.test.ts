@@ -44,7 +44,7 @@ describe('validation before sending: NodeOperationError naming field, rule and i
 			parameters: { resource: 'customField', operation: 'get', phoneNumber: '12345' },
 		});
 		expect(error.message).toBe('Invalid Phone Number: must be 8-30 characters, got 5 characters');
-		expect(error.description).toBe("Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001. Nothing was sent to the API.");
+		expect(error.description).toBe("Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (8-30 characters: digits, with an optional +, spaces, dashes, dots or parentheses). Nothing was sent to the API.");
 		expect(`${error.message} ${error.description}`).not.toMatch(/\bitems?\b|phoneNumber|count from/i);
 		// n8n still learns the item from the options and shows it its own way.
 		expect((error.context as { itemIndex: number }).itemIndex).toBe(0);
@@ -59,7 +59,7 @@ describe('validation before sending: NodeOperationError naming field, rule and i
 		});
 		expect(out[0].json.error).toBe('Invalid Phone Number: must be 8-30 characters, got 5 characters [item 0]');
 		expect(out[0].json.description).toBe(
-			"Give the contact's number with country and area code, 8-30 characters in any format, e.g. 5511987650001 or +55 11 98765-0001. Nothing was sent to the API for this item.",
+			"Give the contact's number with country and area code, e.g. 5511987650001 or +55 11 98765-0001 (8-30 characters: digits, with an optional +, spaces, dashes, dots or parentheses). Nothing was sent to the API for this item.",
 		);
 		expect(out[1].error).toBeUndefined();
 		expect(ctx.sandbox.requests).toHaveLength(1);

@@ -60,15 +60,22 @@ describe('the package loaded the way n8n loads it (n8n-core PackageDirectoryLoad
 
 	test('loads both nodes and the credential', () => {
 		expect(loader.packageName).toBe(PACKAGE_JSON.name);
-		expect(loader.types.nodes.map((d) => d.name).sort()).toEqual(['conversationInbox', 'conversationInboxTrigger']);
+		// The action node is n8n's VersionedNodeType: one description per version (issue 44), as n8n lists them.
+		expect(loader.types.nodes.map((d) => `${d.name} ${JSON.stringify(d.version)}`).sort()).toEqual([
+			'conversationInbox 1',
+			'conversationInbox 2',
+			'conversationInboxTrigger [1,2,3]',
+		]);
 		expect(loader.types.credentials.map((c) => c.name)).toEqual(['conversationInboxApi']);
 	});
 
 	test.each([
 		['conversationInbox', 'ConversationInbox', '#operations'],
 		['conversationInboxTrigger', 'ConversationInboxTrigger', '#the-trigger'],
-	])('%s carries its documentation links, from its .node.json (the one codex source)', (name, folder, section) => {
-		const { codex, documentationUrl } = nodeNamed(name);
+	])('%s carries its documentation links, from its .node.json (the one codex source), in every version', (name, folder, section) => {
+		const versions = loader.types.nodes.filter((description) => description.name === name);
+		expect(versions.length).toBeGreaterThan(0);
+		for (const { codex, documentationUrl } of versions) {
 		expect(codex?.resources?.primaryDocumentation).toEqual([{ url: `${REPOSITORY}${section}` }]);
 		// The editor's Docs link: used as it is (n8n appends its utm query to a codex URL, after the
 		// #section anchor); read from the same .node.json.
@@ -77,6 +84,7 @@ describe('the package loaded the way n8n loads it (n8n-core PackageDirectoryLoad
 		// Exactly the file's codex: nothing in the class description overrides it.
 		const file = codexFile(folder);
 		expect(codex).toEqual({ categories: file.categories, alias: file.alias, resources: file.resources });
+		}
 	});
 
 	test('the credential carries its documentation link', () => {

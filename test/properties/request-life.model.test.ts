@@ -79,7 +79,7 @@ function startTry(world: World): Promise<INodeExecutionData[] | Error> {
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	const additionalData = makeAdditionalData({ baseUrl: world.sandbox.baseUrl, apiToken: world.sandbox.token }, { executionId: world.execution } as never);
 	const context = new ExecuteContext(workflow, node, additionalData, 'trigger', runExecutionData, 0, items, inputData, executeData, [], new AbortController().signal);
-	return new RoutingNode(context, nodeType).runNode().then(
+	return new RoutingNode(context, workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion)).runNode().then(
 		(output) => output?.[0] ?? [],
 		(error: unknown) => error as Error,
 	);

@@ -14,9 +14,9 @@
 jest.mock('../../nodes/shared/retry', () => jest.requireActual('./fast-retry').fastRetryModule());
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { useSandbox } from '../helpers/node-runner';
 import { operationKey, operationsOf } from '../helpers/operations';
 import { DEMO } from '../sandbox';
@@ -106,7 +106,7 @@ const cases: BadInput[] = [
 	row('phone 7 characters', base.tagRemove, { phoneNumber: '1234567' }, 'Phone Number', /must be 8-30 characters, got 7/),
 	row('phone 31 characters', base.tagRemove, { phoneNumber: long(31, '5') }, 'Phone Number', /must be 8-30 characters, got 31/),
 	row('phone a channel chat id, not a LID', base.tagRemove, { phoneNumber: '5511987650001@s.whatsapp.net' }, 'Phone Number', /contact LID ending in @lid/),
-	exact('phone a channel chat id: the message shows a LID', base.tagRemove, { phoneNumber: '5511999998888@s.whatsapp.net' }, 'Invalid Phone Number: must be a phone number (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses) or a contact LID ending in @lid, like 123456789012345@lid, got "5511999998888@s.whatsapp.net"'),
+	exact('phone a channel chat id: the message shows a LID', base.tagRemove, { phoneNumber: '5511999998888@s.whatsapp.net' }, 'Invalid Phone Number: must be a phone number with country and area code (at least 8 digits, with an optional +, spaces, dashes, dots or parentheses), or a contact LID ending in @lid, like 123456789012345@lid, got "5511999998888@s.whatsapp.net"'),
 	row('LID with a space', base.tagRemove, { phoneNumber: '2073 91204857@lid' }, 'Phone Number', /contact LID ending in @lid/),
 	row('LID with two @', base.tagRemove, { phoneNumber: '2073@91204857@lid' }, 'Phone Number', /contact LID ending in @lid/),
 	row('phone from ={{ {a:1} }}', base.tagRemove, { phoneNumber: '={{ { a: 1 } }}' }, 'Phone Number', TEXT),
@@ -141,8 +141,8 @@ const cases: BadInput[] = [
 	exact('trigger name 256', updateTrigger({ name: long(256) }), {}, 'Invalid Name: must be 1-255 characters, got 256 characters'),
 	row('trigger description 256', updateTrigger({ description: long(256) }), {}, 'Description', /must be 1-255 characters, got 256/),
 	exact('trigger description 300', updateTrigger({ description: long(300) }), {}, 'Invalid Description: must be 1-255 characters, got 300 characters'),
-	exact('specific message missing for RECEIVE_SPECIFIC_MESSAGE', updateTrigger({ triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: '' }), {}, 'Missing Specific Message: required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE'),
-	exact('tag ID missing for ADD_TAG_TO_CONTACT', updateTrigger({ triggerType: 'ADD_TAG_TO_CONTACT', tagId: '' }), {}, 'Missing Tag ID: required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT'),
+	exact('specific message missing for RECEIVE_SPECIFIC_MESSAGE', updateTrigger({ triggerType: 'RECEIVE_SPECIFIC_MESSAGE', specificMessage: '' }), {}, 'Missing Specific Message: required when Trigger Type is Receive Specific Message'),
+	exact('tag ID missing for ADD_TAG_TO_CONTACT', updateTrigger({ triggerType: 'ADD_TAG_TO_CONTACT', tagId: '' }), {}, 'Missing Tag ID: required when Trigger Type is Add Tag to Contact or Remove Tag From Contact'),
 	startsWith('tag ID not an ID for REMOVE_TAG_FROM_CONTACT', updateTrigger({ triggerType: 'REMOVE_TAG_FROM_CONTACT', tagId: 'vip' }), {}, 'Invalid Tag ID: must be an ID: "c" followed by 24 lowercase letters or digits'),
 	row('trigger type unknown', updateTrigger({ triggerType: 'ON_FULL_MOON' }), {}, 'Trigger Type', ONE_OF),
 	row('chat type lower case', updateTrigger({ chatType: '={{ "contact" }}' }), {}, 'Chat Type', ONE_OF),
@@ -163,13 +163,13 @@ const cases: BadInput[] = [
 	exact('trigger ID a word', base.automationDelete, { automationTriggerId: 'trigger-1' }, 'Invalid Automation Trigger ID: must be an ID: "c" followed by 24 lowercase letters or digits, got "trigger-1"'),
 	row('trigger ID empty', base.automationDelete, { automationTriggerId: '' }, 'Automation Trigger ID', REQUIRED),
 
-	// Automation → Stop in Chat
-	row('none of chat internal ID, chat ID, phone', base.stopInChat, { chatInternalId: '' }, 'Chat, Channel Chat ID or Phone Number', /give at least one of them/),
-	exact('only the integration given', { resource: 'automation', operation: 'stopInChat', additionalFields: { integrationId: ID } }, {}, 'Missing Chat, Channel Chat ID or Phone Number: give at least one of them'),
-	row('stop: phone 3 characters', base.stopInChat, { chatInternalId: '', phoneNumber: '123' }, 'Phone Number', PHONE_LENGTH),
-	exact('stop: phone 4 characters, no chat', { resource: 'automation', operation: 'stopInChat', phoneNumber: '1234' }, {}, 'Invalid Phone Number: must be 8-30 characters, got 4 characters'),
-	row('stop: chat internal ID not an ID', base.stopInChat, { chatInternalId: 'chat-1' }, 'Chat', ID_RULE),
-	row('stop: chat ID from ={{ {a:1} }}', base.stopInChat, { chatInternalId: '', chatId: '={{ { a: 1 } }}' }, 'Channel Chat ID', TEXT),
+	// Automation → Stop in Chat (node version 2: one Chat field whose mode says how the chat is found)
+	exact('stop: chat empty', base.stopInChat, { chat: { __rl: true, mode: 'list', value: '' } }, "Missing Chat: pick the chat, or give its internal ID, the contact's phone number or the chat's JID"),
+	exact('only the integration given', { resource: 'automation', operation: 'stopInChat', additionalFields: { integrationId: ID } }, {}, "Missing Chat: pick the chat, or give its internal ID, the contact's phone number or the chat's JID"),
+	row('stop: phone 3 characters', base.stopInChat, { chat: { __rl: true, mode: 'phoneNumber', value: '123' } }, 'Chat (Phone)', PHONE_LENGTH),
+	exact('stop: phone 4 characters', { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: '1234' } }, {}, 'Invalid Chat (Phone): must be 8-30 characters, got 4 characters'),
+	row('stop: chat internal ID not an ID', base.stopInChat, { chat: { __rl: true, mode: 'id', value: 'chat-1' } }, 'Chat', ID_RULE),
+	row('stop: JID from ={{ {a:1} }}', base.stopInChat, { chat: { __rl: true, mode: 'jid', value: '={{ { a: 1 } }}' } }, 'Chat (JID)', TEXT),
 	row('stop: integration ID not an ID', base.stopInChat, { additionalFields: { integrationId: 'line-1' } }, 'Integration', ID_RULE),
 
 	// Bot Integration → Create
@@ -279,7 +279,7 @@ describe('bad input never reaches the API', () => {
 	test('the table covers every operation and at least 40 bad inputs', () => {
 		expect(cases.length).toBeGreaterThanOrEqual(40);
 		const covered = new Set(cases.map((c) => operationKey(c.parameters)));
-		const all = operationsOf(new ConversationInbox().description).map(operationKey);
+		const all = operationsOf(actionDescription()).map(operationKey);
 		expect(all.filter((operation) => !covered.has(operation))).toEqual([]);
 		// The valid bases, one per operation of the description.
 		expect(Object.values(base).map(operationKey).sort()).toEqual([...all].sort());

@@ -513,7 +513,8 @@ describe('inboxApiRequest (trigger activation, list searches) uses the same poli
 			(caught: unknown) => caught,
 		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The API failed to process the request (HTTP 503): Erro ao enviar mensagem');
+		// The refused event kind first (issue 43: named on every activation path), then the API's answer.
+		expect(error.message).toBe('Registering the webhook for Message Received failed: The API failed to process the request (HTTP 503): Erro ao enviar mensagem');
 		expect(error.description).toContain('Not retried');
 		expect(calls(sandbox, '/integration/webhook/create')).toHaveLength(1);
 		expect(webhooksFor(sandbox, instance.webhookUrl())).toHaveLength(0);

@@ -23,7 +23,7 @@ export const VALID = {
 		updateFields: { name: 'Name', description: 'Description', triggerType: 'RECEIVE_ANY_MESSAGE' },
 	},
 	automationDelete: { resource: 'automation', operation: 'delete', automationTriggerId: DEMO.triggers.webhook.id },
-	stopInChat: { resource: 'automation', operation: 'stopInChat', chatInternalId: DEMO.chats.botFlow.id },
+	stopInChat: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'id', value: DEMO.chats.botFlow.id } },
 	botCreate: {
 		resource: 'botIntegration',
 		operation: 'create',

@@ -5,8 +5,8 @@
  * came. Derived from the operation list and the shape lists, never hand-picked.
  */
 import type { INodeParameters } from 'n8n-workflow';
+import { actionDescription } from '../helpers/action-node';
 
-import { ConversationInbox } from '../../nodes/ConversationInbox/ConversationInbox.node';
 import { operationKey, operationsOf, panelOf } from '../helpers/operations';
 import { VALID } from '../reliability/operations';
 import type { AnswerShape, Variants } from '../sandbox';
@@ -81,7 +81,7 @@ export interface ShapeRow {
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const otherEnvelope = (key: string): string => key.replace(/^(data|response)\./, (_m, envelope: string) => (envelope === 'data' ? 'response.' : 'data.'));
 
-const description = new ConversationInbox().description;
+const description = actionDescription();
 const VALID_BY_OPERATION = new Map<string, INodeParameters>(Object.values(VALID).map((parameters) => [operationKey(parameters), parameters]));
 
 /** The operations of the node with their endpoint and valid parameters. */

@@ -146,20 +146,23 @@ export function choice(
 export const LID_EXAMPLE = '123456789012345@lid';
 
 /**
- * What the hints of the fields shared with Stop in Chat (Chat, Phone Number) say of being required:
- * required by the other operations, one of three alternatives in Stop in Chat. One text for both.
- */
-const REQUIRED_EXCEPT_STOP_IN_CHAT = 'Required (in Stop in Chat, one of Chat, Channel Chat ID or Phone Number).';
-
-/**
- * The Chat picker of Stop in Chat and Message → Get Many: one property for both (helpers/sharing.ts).
- * Not `required` in the panel since Stop in Chat takes it as one of three alternatives (see
- * PHONE_NUMBER for why not a second property), so its hint says it is required, where; Get Many's
- * check refuses an empty chat before anything is sent.
+ * The Chat picker of Message → Get Many (node version 2): required there, so n8n marks it when
+ * empty. Version 1 shares its Chat with Stop in Chat (CHAT_V1), where it is one of three ways to
+ * find the chat; version 2's Stop in Chat finds it with one picker of its own (stopInChat.ts).
  */
 export const CHAT: INodeProperties = chatLocatorProperty({
+	description: 'The chat whose messages to list: pick it from the list or give its internal ID',
+	required: true,
+});
+
+/**
+ * Version 1's Chat, one property for Stop in Chat and Message → Get Many (helpers/sharing.ts), as
+ * saved workflows read it: not marked required (Stop in Chat takes it as one of three
+ * alternatives), so its texts name no operation; Message → Get Many's check refuses an empty chat
+ * before anything is sent.
+ */
+export const CHAT_V1: INodeProperties = chatLocatorProperty({
 	description: 'The chat: pick it from the list or give its internal ID',
-	hint: REQUIRED_EXCEPT_STOP_IN_CHAT,
 });
 
 /**
@@ -171,28 +174,32 @@ export const INTEGRATION: INodeProperties = integrationLocatorProperty({
 	description: 'The channel integration (messaging line): pick it from the list or give its ID',
 });
 
-/**
- * The contact's Phone Number: one property for every operation that takes one (helpers/sharing.ts:
- * n8n evaluates each property of the node per item, so six fields named phoneNumber evaluated a
- * mapped number twelve times). Its texts say what each operation's check accepts.
- *
- * Not `required` in the panel: Stop in Chat takes it as one of three alternatives, and n8n's
- * `required` is one flag per property. A second property of this name for the operations that
- * require it would mark them, at two more evaluations of a mapped number per item (3 → 5, measured
- * with test/node/evaluations.test.ts); and hiding it in Stop in Chat once a Chat is given would make
- * n8n drop a number saved beside a Chat (0.1.0 sent both) and the number an AI agent gives beside a
- * chat. So the hint says it is required, where; each operation's check refuses an empty number
- * before anything is sent.
- */
-export const PHONE_NUMBER: INodeProperties = {
+/** What every Phone Number says of its form (the check is shared/checks.ts `phone`). */
+const PHONE_TEXTS = {
 	displayName: 'Phone Number',
 	name: 'phoneNumber',
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 5511999998888',
-	description: `The contact's phone number with country and area code, 8-30 characters, e.g. 5511999998888 or +55 11 99999-8888 (Validate Phone Number takes any length). Remove From Contact also takes the contact's LID, e.g. ${LID_EXAMPLE}. Stop in Chat takes any format and matches the number approximately: also set the Integration when it may exist on several lines.`,
-	hint: `${REQUIRED_EXCEPT_STOP_IN_CHAT} With country and area code: 5511987650001 and +55 11 98765-0001 both work.`,
-};
+	description: "The contact's phone number with country and area code, 8-30 characters, e.g. 5511999998888 or +55 11 99999-8888",
+	hint: 'With country and area code: 5511987650001 and +55 11 98765-0001 both work.',
+} as const;
+
+/**
+ * The contact's Phone Number (node version 2): one property for every operation that takes one
+ * (helpers/sharing.ts: n8n evaluates each property of the node per item, so six fields named
+ * phoneNumber evaluated a mapped number twelve times). Every one of them requires it, so n8n marks
+ * it when empty (version 2's Stop in Chat finds its chat with a picker of its own); its texts hold
+ * for each (Remove From Contact's notice adds that a LID works there too).
+ */
+export const PHONE_NUMBER: INodeProperties = { ...PHONE_TEXTS, required: true };
+
+/**
+ * Version 1's Phone Number, as saved workflows read it: shared with Stop in Chat, where it is one of
+ * three ways to find the chat, so not marked required; each operation's check refuses an empty
+ * number before anything is sent.
+ */
+export const PHONE_NUMBER_V1: INodeProperties = { ...PHONE_TEXTS };
 export const GROUP_JID_EXAMPLE = '120363025246125486@g.us';
 export const CHANNEL_CHAT_ID_EXAMPLE = '5511999998888@s.whatsapp.net';
 const ID_HINT = `An ID looks like ${ID_PLACEHOLDER}: "c" followed by 24 lowercase letters or digits`;
@@ -210,7 +217,7 @@ export const WHERE_TO_FIND = {
 	sector:
 		'The API cannot list sectors: each integration from Integration → Get Many carries the ID of its sector in "sectorId".',
 	templateField:
-		'The API cannot list custom-field templates: Custom Field → Get on a contact that uses the template shows its fields with their "id" and "key", or copy the ID from the platform.',
+		'The API cannot list custom-field templates: Custom Field → Get with Simplify off, on a contact that uses the template, shows its fields with their "id" and "key"; or copy the ID from the platform.',
 } as const;
 
 /** The hint of an ID field: where to find the ID, then what an ID looks like. */

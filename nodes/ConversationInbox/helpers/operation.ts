@@ -85,10 +85,19 @@ export interface OperationDefinition {
 	assumption?: string;
 	/** the node versions this form of the operation serves; default: every version */
 	versions?: number[];
+	/**
+	 * The panel's name of what a rule sends (e.g. Tag → Get Contacts sends its Tag field as
+	 * `tagId` or `tagName`), for the API's messages (errors.ts inPanelWords); the fields' own
+	 * names are known from their declarations.
+	 */
+	labels?: Readonly<Record<string, string>>;
 }
 
 export interface Operation {
+	resource: string;
+	operation: string;
 	option: INodePropertyOptions;
+	/** its fields, each shown for its resource and operation (helpers/versions.ts adds nothing else) */
 	properties: INodeProperties[];
 	versions: number[];
 }
@@ -151,14 +160,32 @@ function unwrapOf(fn: IExecutePaginationFunctions, output: Extract<OperationOutp
 	return simplified && fn.getNodeParameter(simplified.parameter, true) === true ? simplified.unwrap : output.unwrap;
 }
 
+/**
+ * The node's saved version must be one this form of the operation serves. Each version has its own
+ * description (ConversationInbox.node.ts), so n8n runs a node with its version's operations; but
+ * n8n 1.x keeps one AI-tool variant per node type for the whole process, whatever version asked
+ * first (fixed in n8n 2.x, n8n-io/n8n#34850), so a tool node of the other version would run with
+ * this version's parameters. Nothing is sent then.
+ */
+function checkVersion(fn: IExecutePaginationFunctions, definition: Pick<OperationDefinition, 'resource' | 'operation'>, versions: number[], itemIndex: number): void {
+	const { typeVersion } = fn.getNode();
+	if (versions.includes(typeVersion)) return;
+	throw new NodeOperationError(fn.getNode(), `This node (version ${typeVersion}) was given the parameters of node version ${versions.join(', ')}: nothing was sent`, {
+		itemIndex,
+		description: `n8n 1.x keeps one AI-tool variant of a node for the whole n8n process, whatever version was used first (fixed in n8n 2.x). A workflow here uses the Conversation Inbox tool at node versions ${versions.join(', ')} and ${typeVersion}. Replace the older tool nodes with new ones (or use one version throughout), then restart n8n. (${definition.resource} → ${definition.operation})`,
+	});
+}
+
 /** The four steps of one operation for one input item. */
-function runOperation(output: OperationOutput, preparation: Preparation, hints: ErrorHints) {
+function runOperation(definition: OperationDefinition, versions: number[], preparation: Preparation, hints: ErrorHints) {
+	const { output } = definition;
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		try {
+			checkVersion(this, definition, versions, itemIndex);
 			// 0. The item's turn (run.ts): n8n answers between slices of a large input.
 			const run = runOf(this);
 			await run.slices.turn();
@@ -188,23 +215,13 @@ function runOperation(output: OperationOutput, preparation: Preparation, hints: 
 	};
 }
 
-/** `@version` in displayOptions: only for what some versions do not have. */
-const onlyIn = (versions: number[]): IDisplayOptions['show'] =>
-	versions.length === NODE_VERSIONS.length ? {} : { '@version': versions };
-
-/** The property, shown only for this resource and operation (and the versions of this form of it). */
-function showFor(
-	property: INodeProperties,
-	resource: string,
-	operation: string,
-	versions: number[],
-): INodeProperties {
+/** The property, shown only for this resource and operation. */
+function showFor(property: INodeProperties, resource: string, operation: string): INodeProperties {
 	const displayOptions: IDisplayOptions = {
 		...property.displayOptions,
 		show: {
 			resource: [resource],
 			operation: [operation],
-			...onlyIn(versions),
 			...property.displayOptions?.show,
 		},
 	};
@@ -249,8 +266,10 @@ export function defineOperation(definition: OperationDefinition): Operation {
 	const sent = new Set(preparation.fields.map((field) => field.key));
 	const assumed = Object.values(definition.wireNames ?? {}).filter((name) => sent.has(name));
 	// The API's messages name fields as they travel; errors name them as the panel does (errors.ts).
-	const fieldLabels = Object.fromEntries(preparation.fields.map((field) => [field.key, field.label]));
+	const fieldLabels = { ...Object.fromEntries(preparation.fields.map((field) => [field.key, field.label])), ...definition.labels };
 	return {
+		resource: definition.resource,
+		operation: definition.operation,
 		option: {
 			name: definition.name,
 			value: definition.operation,
@@ -260,7 +279,7 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				request: { method: definition.method, url: definition.path },
 				// The whole run is ours (runOperation); n8n's engine builds the request and calls it.
 				send: { paginate: true },
-				operations: { pagination: runOperation(output, preparation, errorHints(definition, assumed, fieldLabels)) },
+				operations: { pagination: runOperation(definition, versions, preparation, errorHints(definition, assumed, fieldLabels)) },
 			},
 		},
 		properties: [
@@ -269,26 +288,26 @@ export function defineOperation(definition: OperationDefinition): Operation {
 				output.kind === 'list' && field.property.name === 'returnAll' ? [listNotice(output.list), field.property] : [field.property],
 			),
 			optionsCollection(definition.method, options),
-		].map(
-			(property) => showFor(property, definition.resource, definition.operation, versions),
-		),
+		].map((property) => showFor(property, definition.resource, definition.operation)),
 		versions,
 	};
 }
 
+/** A resource: its operations (each form once, with the versions it serves) and the default one. */
+export interface Resource {
+	resource: string;
+	operations: Operation[];
+	defaultOperation: string;
+}
+
 /** The Operation selector of a resource, options in alphabetical order. */
-function operationSelector(
-	resource: string,
-	operations: Operation[],
-	defaultOperation: string,
-	versions: number[],
-): INodeProperties {
+function operationSelector(resource: string, operations: Operation[], defaultOperation: string): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource], ...onlyIn(versions) } },
+		displayOptions: { show: { resource: [resource] } },
 		options: operations
 			.map((operation) => operation.option)
 			.sort((a, b) => a.name.localeCompare(b.name)),
@@ -297,21 +316,15 @@ function operationSelector(
 }
 
 /**
- * Everything a resource adds to the node: its operation selector and its operations' fields. One
- * selector for all versions while every operation has one form; else one per version (the newest
- * first), each offering the form of every operation that version has, since a selector's option
- * carries the operation's routing.
+ * What a resource adds to one node version's description: its Operation selector, offering the form
+ * of each operation that version has (a selector's option carries the operation's routing), and
+ * those operations' fields, as each operation declares them.
  */
-export function resourceProperties(
-	resource: string,
-	operations: Operation[],
-	defaultOperation: string,
-): INodeProperties[] {
-	const versioned = operations.some((operation) => operation.versions.length !== NODE_VERSIONS.length);
-	const selectors = versioned
-		? [...NODE_VERSIONS].reverse().map((version) =>
-				operationSelector(resource, operations.filter((o) => o.versions.includes(version)), defaultOperation, [version]),
-			)
-		: [operationSelector(resource, operations, defaultOperation, NODE_VERSIONS)];
-	return [...selectors, ...operations.flatMap((operation) => operation.properties)];
+export function resourceProperties(resource: Resource, version: number): INodeProperties[] {
+	const operations = resource.operations.filter((operation) => operation.versions.includes(version));
+	if (operations.length === 0) return [];
+	return [
+		operationSelector(resource.resource, operations, resource.defaultOperation),
+		...operations.flatMap((operation) => operation.properties),
+	];
 }

@@ -67,9 +67,9 @@ export function listNotice(list: ListSpec): INodeProperties {
 	} else if (paging.kind === 'cursor') {
 		text = `${Noun} come in pages of up to ${paging.maxPageSize}, one after the other (each page names the next). ${one}`;
 	} else {
-		const together = paging.concurrency ? `, several at a time (Options → ${paging.concurrency.label})` : '';
+		// No option named here: Concurrent Page Requests shows only once more than a page is needed.
 		const end = paging.totalPath ? 'until the total the API gives' : 'until a shorter or empty page';
-		text = `${Noun} come in pages of up to ${paging.maxPageSize}${together}, ${end}. ${one}`;
+		text = `${Noun} come in pages of up to ${paging.maxPageSize}, ${end}. ${one}`;
 	}
 	return { displayName: text, name: `${noun}ListNotice`, type: 'notice', default: '' };
 }
@@ -205,7 +205,7 @@ export function optionsCollection(method: IHttpRequestMethods, extra: INodePrope
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		// Sorted by display name, as n8n lists a collection's options.
 		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),

@@ -1,30 +1,39 @@
-import { automationProperties } from './automation';
-import { botIntegrationProperties } from './botIntegration';
-import { chatProperties } from './chat';
-import { customFieldProperties } from './customField';
-import { groupProperties } from './group';
-import { integrationProperties } from './integration';
-import { messageProperties } from './message';
-import { tagProperties } from './tag';
-import { templateProperties } from './template';
-import { userProperties } from './user';
-import { webhookProperties } from './webhook';
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Resource } from '../helpers/operation';
+import { resourceProperties } from '../helpers/operation';
+import { automationResource } from './automation';
+import { botIntegrationResource } from './botIntegration';
+import { chatResource } from './chat';
+import { customFieldResource } from './customField';
+import { groupResource } from './group';
+import { integrationResource } from './integration';
+import { messageResource } from './message';
+import { tagResource } from './tag';
+import { templateResource } from './template';
+import { userResource } from './user';
+import { webhookResource } from './webhook';
+
+/** Every resource of the action node, in the panel's order. */
+export const RESOURCES: Resource[] = [
+	automationResource,
+	botIntegrationResource,
+	chatResource,
+	customFieldResource,
+	groupResource,
+	integrationResource,
+	messageResource,
+	tagResource,
+	templateResource,
+	userResource,
+	webhookResource,
+];
 
 /**
- * Every resource's operation selectors and fields as its operations declare them: one property per
- * operation and name. The node shares them by name (helpers/sharing.ts); the panel tests compare
- * each operation's panel with this declared form.
+ * One node version's Operation selectors and fields as its operations declare them: one property
+ * per operation and name. The version's description shares them by name (helpers/sharing.ts); the
+ * panel tests compare each operation's panel with this declared form.
  */
-export const declaredOperationProperties = [
-	...automationProperties,
-	...botIntegrationProperties,
-	...chatProperties,
-	...customFieldProperties,
-	...groupProperties,
-	...integrationProperties,
-	...messageProperties,
-	...tagProperties,
-	...templateProperties,
-	...userProperties,
-	...webhookProperties,
-];
+export function declaredOperationProperties(version: number): INodeProperties[] {
+	return RESOURCES.flatMap((resource) => resourceProperties(resource, version));
+}

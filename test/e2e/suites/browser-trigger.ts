@@ -108,5 +108,20 @@ export function browserTriggerSuite(ctx: () => E2EContext): void {
 			expect(shown).not.toContain('user-agent');
 			await session.screenshot(page, '09-trigger-simplified-output');
 		}, 120_000);
+
+		// Issue 43, row 14 (measured, not changed): the API cannot delete the test registration, so
+		// every later event is also delivered to n8n's test URL, where n8n answers 404 and logs
+		// "Received request for unknown webhook" at error level (n8n's webhook-request-handler, before
+		// any node code runs). The trigger's notice says so before the first click.
+		test('after the test: a later event also goes to the test URL, answered 404 by n8n (counted, with n8n\'s error lines)', async () => {
+			const c = ctx();
+			const testUrl = `${c.stack.n8n.url}/webhook-test/${webhookId}/webhook`;
+			const logBefore = c.stack.n8n.log().split('Received request for unknown webhook').length;
+			const deliveries = await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: '5511944443334', name: 'Lia Campos', direction: 'inbound', text: 'later' });
+			const toTest = deliveries.filter((d) => d.url === testUrl);
+			expect(toTest.map((d) => d.status)).toEqual([404]);
+			const errorLines = c.stack.n8n.log().split('Received request for unknown webhook').length - logBefore;
+			console.log(`[browser n8n ${c.major}] after one test: ${toTest.length} later delivery to the test URL, HTTP ${toTest.map((d) => d.status).join(', ')}; n8n logged "Received request for unknown webhook" ${errorLines} time(s)`);
+		}, 60_000);
 	});
 }

@@ -64,7 +64,7 @@ export function examplesSuite(ctx: () => E2EContext): void {
 			const sent = c.sandbox.requests.length;
 			const refused = await runWebhookWorkflow(c, workflow, { phoneNumber: '12345' });
 			expect(refused.response.status).toBe(400);
-			expect(refused.response.body).toEqual({ error: 'Invalid Phone Number: must be 8-30 characters, got 5 characters' });
+			expect(refused.response.body).toEqual({ error: 'Invalid Chat (Phone): must be 8-30 characters, got 5 characters' });
 			expect(c.sandbox.requests.length).toBe(sent);
 		});
 

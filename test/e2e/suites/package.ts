@@ -3,6 +3,7 @@
  * n8n loads the package as a community package, with no errors, and its credential test works.
  */
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -104,6 +105,44 @@ export function packageSuite(ctx: () => E2EContext): void {
 			expect(result.message).toMatch(major() === '2' ? /not found at this Base URL \(HTTP 404\)/ : /not found at this Base URL \(HTTP 404\)|could not be found/);
 			// The request went to <url>/user/list, outside /v2 (the sandbox records /v2 requests only).
 			expect(sandbox.requests).toEqual([]);
+		});
+
+		// Issue 43, row 1: a 2xx that is not the API fails the test, naming what answered and the address to use.
+		test('n8n\'s own editor as the Base URL (a web page answers every path): fails, naming a web page and the address to use', async () => {
+			const { client, stack } = ctx();
+			const result = await client.testCredential(stack.credential, { baseUrl: `${stack.n8n.url}/v2`, apiToken: 'editor-url-token-123456' });
+			expect(result).toEqual({
+				status: 'Error',
+				message: "A web page answered, not the Conversation Inbox API: this Base URL is a website's address (or a proxy or login page answers in the API's place). Use the API's address, ending in /v2, e.g. https://api.example.com/v2.",
+			});
+		});
+
+		test('another service\'s JSON at the Base URL: fails, naming another service and the address to use', async () => {
+			const { client, stack } = ctx();
+			const server = createHttpServer((_request, response) => {
+				response.writeHead(200, { 'Content-Type': 'application/json' });
+				response.end(JSON.stringify({ status: 'ok', users: [] }));
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			try {
+				const { port } = server.address() as AddressInfo;
+				const result = await client.testCredential(stack.credential, { baseUrl: `http://127.0.0.1:${port}/v2`, apiToken: 'json-service-token-123456' });
+				expect(result).toEqual({
+					status: 'Error',
+					message: 'Another service answered, not the Conversation Inbox API (its answer has no "success", which every answer of the API has). Use the API\'s address, ending in /v2, e.g. https://api.example.com/v2.',
+				});
+			} finally {
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			}
+		});
+
+		test('a Base URL without http(s)://: n8n\'s credential test shows its own words for a declarative test (2.x: the bare code, 1.x "Invalid URL")', async () => {
+			const { client, stack, sandbox } = ctx();
+			const result = await client.testCredential(stack.credential, { baseUrl: sandbox.baseUrl.replace(/^https?:\/\//, ''), apiToken: sandbox.token });
+			// As with a refused connection (below): n8n words a failure without an answer itself, 2.x
+			// with the error's code (issue 43, row 11: what the declarative test can and cannot word).
+			console.log(`[e2e n8n ${major()}] credential test, Base URL without scheme: ${JSON.stringify(result)}`);
+			expect(result).toEqual({ status: 'Error', message: major() === '2' ? 'ERR_INVALID_URL' : 'Invalid URL' });
 		});
 
 		test('an unreachable Base URL: n8n\'s credential test shows its own words (2.x: the bare code) for a declarative test', async () => {

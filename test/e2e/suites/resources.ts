@@ -4,8 +4,8 @@
  * The assertions read what each node output from the saved execution, and what the sandbox saw;
  * the last test checks that the chains ran every operation the node's description offers.
  */
-import { ConversationInbox } from '../../../nodes/ConversationInbox/ConversationInbox.node';
 import { operationKey, operationsOf } from '../../helpers/operations';
+import { actionDescription } from '../../helpers/action-node';
 import { DEMO } from '../../sandbox';
 import type { RecordedRequest } from '../../sandbox';
 import { importAndActivate, runWebhookWorkflow, type E2EContext, type WorkflowRun } from '../harness/context';
@@ -342,7 +342,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		}, 30_000);
 
 		test('the chains above ran every operation of the action node', () => {
-			expect([...ran].sort()).toEqual(operationsOf(new ConversationInbox().description).map(operationKey).sort());
+			expect([...ran].sort()).toEqual(operationsOf(actionDescription()).map(operationKey).sort());
 		});
 	});
 }

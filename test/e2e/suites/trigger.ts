@@ -460,6 +460,8 @@ export function triggerSuite(ctx: () => E2EContext, options: TriggerSuiteOptions
 				.then(() => 'activated', (error: unknown) => String(error));
 			console.log(`[e2e n8n ${c.major}] activation refused part-way: ${failure.slice(0, 600)}`);
 			expect(failure).toContain(REFUSAL);
+			// The refused kind is named, as the Events list names it, on every path (issue 43).
+			expect(failure).toContain('Registering the webhook for Connection Status Update failed');
 			expect(ours().map((w) => w.type)).toEqual(['MESSAGE_RECEIVED']);
 			await c.client.deactivate(workflow.id).catch(() => undefined);
 

@@ -16,13 +16,15 @@ import { WIRE } from '../../../shared/wireNames';
 
 // The conditional rules of the spec apply when Trigger Type is among the fields sent.
 const triggerTypeSent = (request: { body?: unknown }): unknown => (request.body as { triggerType?: unknown } | undefined)?.triggerType;
+/** A trigger type as the panel's Trigger Type list names it ("Receive Specific Message"). */
+const triggerTypeName = (value: string): string => TRIGGER_TYPE_OPTIONS.find((option) => option.value === value)?.name ?? value;
 export const needsMessage: RequiredWhen = {
 	condition: (request) => triggerTypeSent(request) === TRIGGER_TYPE_NEEDING_MESSAGE,
-	reason: 'required when Trigger Type is RECEIVE_SPECIFIC_MESSAGE',
+	reason: `required when Trigger Type is ${triggerTypeName(TRIGGER_TYPE_NEEDING_MESSAGE)}`,
 };
 export const needsTag: RequiredWhen = {
 	condition: (request) => TRIGGER_TYPES_NEEDING_TAG.includes(String(triggerTypeSent(request))),
-	reason: 'required when Trigger Type is ADD_TAG_TO_CONTACT or REMOVE_TAG_FROM_CONTACT',
+	reason: `required when Trigger Type is ${TRIGGER_TYPES_NEEDING_TAG.map(triggerTypeName).join(' or ')}`,
 };
 
 const specificMessage = body({

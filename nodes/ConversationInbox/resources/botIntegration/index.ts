@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { botIntegrationCreate } from './create';
 
 /** The operations of this resource: one line per operation file. */
-export const botIntegrationProperties = resourceProperties('botIntegration', [
-	botIntegrationCreate,
-], 'create');
+export const botIntegrationResource: Resource = {
+	resource: 'botIntegration',
+	operations: [
+		botIntegrationCreate,
+	],
+	defaultOperation: 'create',
+};

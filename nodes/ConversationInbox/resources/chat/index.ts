@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { chatGetAll } from './getAll';
 
 /** The operations of this resource: one line per operation file. */
-export const chatProperties = resourceProperties('chat', [
-	chatGetAll,
-], 'getAll');
+export const chatResource: Resource = {
+	resource: 'chat',
+	operations: [
+		chatGetAll,
+	],
+	defaultOperation: 'getAll',
+};

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-
 import { phone } from '../../../shared/checks';
+import type { INodeProperties } from 'n8n-workflow';
+
 import { PHONE_NUMBER, query } from '../../helpers/fields';
 import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
@@ -11,6 +12,10 @@ import { WIRE } from '../../../shared/wireNames';
 /** Where the answer holds the contact's custom fields: { fields: [...], assignedTemplateIds: [...] }. */
 const CUSTOM_FIELDS_AT = 'response.customFields';
 
+/** The Phone Number of a version (its property; the check is the same). */
+export const phoneNumberField = (property: INodeProperties) =>
+	query(property, phone({ required: true, form: 'number' }), { key: WIRE.customFieldsRead.phoneNumber });
+
 /** What both versions share: the request and the API's shape of the answer. */
 export const GET = {
 	resource: 'customField',
@@ -20,16 +25,9 @@ export const GET = {
 	method: 'GET',
 	path: '/inbox/get-custom-fields-from-chat',
 	wireNames: WIRE.customFieldsRead,
-	fields: [
-		query(
-			PHONE_NUMBER,
-			phone({ required: true, format: 'number' }),
-			{ key: WIRE.customFieldsRead.phoneNumber },
-		),
-	],
 	// One item: { fields: [...], assignedTemplateIds: [...] }
 	output: { kind: 'single', unwrap: pick(CUSTOM_FIELDS_AT) },
-} satisfies Omit<OperationDefinition, 'description'>;
+} satisfies Omit<OperationDefinition, 'description' | 'fields'>;
 
 /**
  * Simplify: one item with the phone number it is for and each field's key with its value, so
@@ -58,7 +56,7 @@ export const customFieldGet = defineOperation({
 	description:
 		'Read the custom fields of a contact, found by phone number. Simplified (the default): one item with the phone number and each field\'s key and value. Otherwise one item { fields, assignedTemplateIds }: each field with its ID, key, label, type and value.',
 	fields: [
-		...GET.fields,
+		phoneNumberField(PHONE_NUMBER),
 		{
 			displayName: 'Simplify',
 			name: 'simplify',

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Check, Subject } from '../../../shared/checks';
 import { describeValue, invalid, isAbsent, missing, numberFix, parseJsonValue, phone } from '../../../shared/checks';
 import type { Field } from '../../helpers/fields';
-import { additionalFields, body, CLEARING_VALUE, idHint, PHONE_NUMBER, WHERE_TO_FIND } from '../../helpers/fields';
+import { additionalFields, body, CLEARING_VALUE, idHint, PHONE_NUMBER, PHONE_NUMBER_V1, WHERE_TO_FIND } from '../../helpers/fields';
 import { defineOperation } from '../../helpers/operation';
 import type { Unwrap } from '../../helpers/output';
 import { pick } from '../../helpers/output';
@@ -199,10 +199,8 @@ export const UPSERT = {
 	action: "Create or update a contact's custom fields",
 	method: 'POST',
 	path: '/inbox/upsert-custom-fields-by-phone-number',
-	phoneNumber: body(
-		PHONE_NUMBER,
-		phone({ required: true, format: 'number' }),
-	),
+	/** The Phone Number of a version (its property; the check is the same). */
+	phoneNumber: (version: 1 | 2) => body(version === 1 ? PHONE_NUMBER_V1 : PHONE_NUMBER, phone({ required: true, form: 'number' })),
 	extraFieldInputs: additionalFields([
 		{
 			displayName: 'Extra Field Inputs (JSON)',
@@ -233,7 +231,7 @@ export const customFieldUpsert = defineOperation({
 	...UPSERT,
 	description:
 		'Set the values of custom fields of a contact, found by phone number: fields of a custom-field template (by template field ID, a value of the chosen type, or Clear) and extra fields (raw JSON). Returns { phoneNumber, customFields }.',
-	fields: [UPSERT.phoneNumber, inputs, UPSERT.extraFieldInputs],
+	fields: [UPSERT.phoneNumber(2), inputs, UPSERT.extraFieldInputs],
 	rules: [...UPSERT.rules],
 	versions: [2],
 	// One item: { phoneNumber, customFields: [...] }

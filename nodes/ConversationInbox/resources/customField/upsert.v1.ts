@@ -21,7 +21,7 @@ export const customFieldUpsertV1 = defineOperation({
 	description:
 		'Set the values of custom fields of a contact, found by phone number: fields of a custom-field template (by template field ID, value as JSON) and extra fields (raw JSON). Returns { customFields }.',
 	fields: [
-		UPSERT.phoneNumber,
+		UPSERT.phoneNumber(1),
 		templateFieldInputsField(
 			[
 				{

@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { groupGetInviteUrl } from './getInviteUrl';
 
 /** The operations of this resource: one line per operation file. */
-export const groupProperties = resourceProperties('group', [
-	groupGetInviteUrl,
-], 'getInviteUrl');
+export const groupResource: Resource = {
+	resource: 'group',
+	operations: [
+		groupGetInviteUrl,
+	],
+	defaultOperation: 'getInviteUrl',
+};

@@ -1,13 +1,18 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { integrationDelete } from './delete';
 import { integrationDisconnect } from './disconnect';
 import { integrationGetAll } from './getAll';
-import { integrationValidatePhoneNumber } from './validatePhoneNumber';
+import { integrationValidatePhoneNumber, integrationValidatePhoneNumberV1 } from './validatePhoneNumber';
 
 /** The operations of this resource: one line per operation file. */
-export const integrationProperties = resourceProperties('integration', [
-	integrationGetAll,
-	integrationDisconnect,
-	integrationDelete,
-	integrationValidatePhoneNumber,
-], 'getAll');
+export const integrationResource: Resource = {
+	resource: 'integration',
+	operations: [
+		integrationGetAll,
+		integrationDisconnect,
+		integrationDelete,
+		integrationValidatePhoneNumber,
+		integrationValidatePhoneNumberV1,
+	],
+	defaultOperation: 'getAll',
+};

@@ -1,10 +1,14 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { INTEGRATION_BY_NAME } from '../../../shared/integrationLocator';
-import { id, text } from '../../../shared/checks';
-import { body, INTEGRATION, PHONE_NUMBER } from '../../helpers/fields';
+import { id, phone } from '../../../shared/checks';
+import { body, INTEGRATION, PHONE_NUMBER, PHONE_NUMBER_V1 } from '../../helpers/fields';
+import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
 import { pick } from '../../helpers/output';
 
-export const integrationValidatePhoneNumber = defineOperation({
+/** Both versions: only the Phone Number property differs (version 1's is shared with Stop in Chat). */
+const validatePhoneNumber = (phoneProperty: INodeProperties, versions: number[]): OperationDefinition => ({
 	resource: 'integration',
 	operation: 'validatePhoneNumber',
 	name: 'Validate Phone Number',
@@ -19,10 +23,15 @@ export const integrationValidatePhoneNumber = defineOperation({
 			id({ required: true, byName: INTEGRATION_BY_NAME }),
 		),
 		body(
-			PHONE_NUMBER,
-			text({ required: true, trim: true }),
+			phoneProperty,
+			phone({ required: true, form: 'number' }),
 		),
 	],
 	// { exists, jid }
 	output: { kind: 'single', unwrap: pick('response') },
+	versions,
 });
+
+export const integrationValidatePhoneNumber = defineOperation(validatePhoneNumber(PHONE_NUMBER, [2]));
+/** As released in 0.1.0 (node version 1). */
+export const integrationValidatePhoneNumberV1 = defineOperation(validatePhoneNumber(PHONE_NUMBER_V1, [1]));

@@ -2,14 +2,18 @@ import { LIST_AT } from '../../../shared/answers';
 import { id } from '../../../shared/checks';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { CHAT_BY_NAME } from '../../../shared/chatLocator';
-import { CHAT, query, returnAllAndLimit } from '../../helpers/fields';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { CHAT, CHAT_V1, query, returnAllAndLimit } from '../../helpers/fields';
+import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
 import { concurrencyOptions, PAGE_CONCURRENCY } from '../../helpers/options';
 import { WIRE } from '../../../shared/wireNames';
 
 const W = WIRE.messageList;
 
-export const messageGetAll = defineOperation({
+/** Both versions: only the Chat property differs (version 1's is shared with Stop in Chat). */
+const getAll = (chatProperty: INodeProperties, versions: number[]): OperationDefinition => ({
 	resource: 'message',
 	operation: 'getAll',
 	name: 'Get Many',
@@ -21,7 +25,7 @@ export const messageGetAll = defineOperation({
 	wireNames: W,
 	fields: [
 		query(
-			CHAT,
+			chatProperty,
 			id({ required: true, byName: CHAT_BY_NAME }),
 			{ key: W.chatInternalId },
 		),
@@ -41,4 +45,9 @@ export const messageGetAll = defineOperation({
 			},
 		},
 	},
+	versions,
 });
+
+export const messageGetAll = defineOperation(getAll(CHAT, [2]));
+/** As released in 0.1.0 (node version 1). */
+export const messageGetAllV1 = defineOperation(getAll(CHAT_V1, [1]));

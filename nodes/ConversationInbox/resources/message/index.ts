@@ -1,7 +1,12 @@
-import { resourceProperties } from '../../helpers/operation';
-import { messageGetAll } from './getAll';
+import type { Resource } from '../../helpers/operation';
+import { messageGetAll, messageGetAllV1 } from './getAll';
 
 /** The operations of this resource: one line per operation file. */
-export const messageProperties = resourceProperties('message', [
-	messageGetAll,
-], 'getAll');
+export const messageResource: Resource = {
+	resource: 'message',
+	operations: [
+		messageGetAll,
+		messageGetAllV1,
+	],
+	defaultOperation: 'getAll',
+};

@@ -39,7 +39,7 @@ export const tagCreate = defineOperation({
 	],
 	errors: {
 		byStatus: {
-			409: 'A tag with this name already exists (names are case-sensitive). Use another name or look the tag up instead.',
+			409: 'A tag with this exact name already exists (names are case-sensitive). Use another name; or use the existing tag by its name: Tag Names in Tag → Remove From Contact, Tag (mode Name) in Tag → Get Contacts.',
 		},
 		noReason: 'Check the Name (1-255 characters, unique in the company) and the Color (# and six hex digits).',
 	},

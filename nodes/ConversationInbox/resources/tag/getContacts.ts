@@ -42,7 +42,7 @@ const tagLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: ID_MODE_REGEX,
-						errorMessage: 'Not a tag ID: "c" followed by 24 lowercase letters or digits',
+						errorMessage: 'Not a tag ID ("c" and 24 lowercase letters or digits): for the tag\'s name, switch the mode to Name',
 					},
 				},
 			],
@@ -130,5 +130,6 @@ export const tagGetContacts = defineOperation({
 		'List the contacts that have a tag, given by ID or by exact name; one item per contact (phone number, name, chat ID, when it was tagged), most recently tagged first',
 	fields: [tagLocator, ...LEGACY_TAG_PARAMETERS, ...GET_CONTACTS.returnAllAndLimit],
 	rules: [tagRule],
+	labels: { [tagId.key]: tagId.label, [tagName.key]: tagName.label },
 	versions: [2],
 });

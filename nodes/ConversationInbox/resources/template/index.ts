@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { templateGetAll } from './getAll';
 
 /** The operations of this resource: one line per operation file. */
-export const templateProperties = resourceProperties('template', [
-	templateGetAll,
-], 'getAll');
+export const templateResource: Resource = {
+	resource: 'template',
+	operations: [
+		templateGetAll,
+	],
+	defaultOperation: 'getAll',
+};

@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { userGetAll } from './getAll';
 
 /** The operations of this resource: one line per operation file. */
-export const userProperties = resourceProperties('user', [
-	userGetAll,
-], 'getAll');
+export const userResource: Resource = {
+	resource: 'user',
+	operations: [
+		userGetAll,
+	],
+	defaultOperation: 'getAll',
+};

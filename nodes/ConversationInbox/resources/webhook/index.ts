@@ -1,7 +1,11 @@
-import { resourceProperties } from '../../helpers/operation';
+import type { Resource } from '../../helpers/operation';
 import { webhookCreate } from './create';
 
 /** The operations of this resource: one line per operation file. */
-export const webhookProperties = resourceProperties('webhook', [
-	webhookCreate,
-], 'create');
+export const webhookResource: Resource = {
+	resource: 'webhook',
+	operations: [
+		webhookCreate,
+	],
+	defaultOperation: 'create',
+};
