@@ -3,10 +3,15 @@
  * npm run demo:video — the demo video n8n's verification asks for, recorded in one take from the
  * real editor: n8n 2.41.1 starts without the package; the owner installs it through Settings →
  * Community Nodes (n8n's own installer, from a local npm registry holding today's build:
- * test/e2e/harness/registry.ts, installer.ts); adds the node to a new workflow; creates the
+ * test/e2e/harness/registry.ts); adds the node to a new workflow; creates the
  * credential, whose test passes against the sandbox API; runs the main operations; and publishes a
  * workflow whose trigger fires when a customer's message arrives. Captions on screen say what
  * happens (there is no voice).
+ *
+ * n8n runs as users run it (no E2E_TESTS, so no test-mode frame on screen) and keeps its default
+ * registry, registry.npmjs.org: test/e2e/harness/registry-front.ts starts it in a mount namespace
+ * of its own where that name leads to a TLS front of the local registry (as the queue-install
+ * suite does). That needs root (unshare --mount and a bind mount); the script says so otherwise.
  *
  * Recorded with playwright-core's video recording on Debian's Chromium; playwright's recorder is
  * Debian's ffmpeg (linked where playwright looks for its own, in a temporary folder). Writes
@@ -23,12 +28,12 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import { DEMO, startSandbox, type Sandbox } from '../../test/sandbox';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/e2e/harness/browser';
-import { enableCustomRegistry, installerEnvironment } from '../../test/e2e/harness/installer';
 import { N8nClient } from '../../test/e2e/harness/n8n-client';
 import { N8nProcess } from '../../test/e2e/harness/n8n-process';
 import { buildPackage, packPackage } from '../../test/e2e/harness/package';
 import { PACKAGE_NAME, provisionN8n, REPO_ROOT } from '../../test/e2e/harness/provision';
 import { repackWithVersion, startRegistry, type LocalRegistry } from '../../test/e2e/harness/registry';
+import { canUseMountNamespace, startRegistryFront, type RegistryFront } from '../../test/e2e/harness/registry-front';
 import { DEMO_OWNER } from '../../test/e2e/harness/stack';
 
 /** The longest a verifier accepts (one take under 5 minutes). */
@@ -312,6 +317,12 @@ async function record(take: Take, n8nUrl: string, sandbox: Sandbox): Promise<voi
 
 async function main(): Promise<void> {
 	const stills = process.argv.includes('--stills');
+	if (!canUseMountNamespace()) {
+		throw new Error(
+			'the demo needs a mount namespace (unshare --mount and a bind mount of /etc/hosts: root, or CAP_SYS_ADMIN; in Docker --cap-add SYS_ADMIN and AppArmor unconfined), ' +
+				"so that n8n's installer reaches the local registry under registry.npmjs.org (test/e2e/harness/registry-front.ts)",
+		);
+	}
 	const install = await provisionN8n('2');
 	say('building and packing the package');
 	buildPackage();
@@ -321,6 +332,7 @@ async function main(): Promise<void> {
 	const stillsDir = join(OUT, 'stills');
 	mkdirSync(stillsDir, { recursive: true });
 	let registry: LocalRegistry | undefined;
+	let front: RegistryFront | undefined;
 	let sandbox: Sandbox | undefined;
 	let n8n: N8nProcess | undefined;
 	let context: BrowserContext | undefined;
@@ -330,10 +342,11 @@ async function main(): Promise<void> {
 		registry.publish(repackWithVersion(packed.tarball, DEMO_VERSION, join(work, 'next')));
 		sandbox = await startSandbox({ quiet: true });
 		const userFolder = join(work, 'n8n');
-		n8n = await N8nProcess.start({ install, userFolder, logLevel: 'info', env: installerEnvironment(registry.url) });
+		front = await startRegistryFront(registry.url);
+		say(`registry.npmjs.org → ${front.address}:443 (the local registry's TLS front) for n8n alone`);
+		n8n = await N8nProcess.start({ install, userFolder, logLevel: 'info', launcher: front.launcher, env: front.env });
 		const client = new N8nClient(n8n.url, '2');
 		await client.setupOwner(DEMO_OWNER);
-		await enableCustomRegistry(n8n.url);
 
 		const { chromium, selectors } = require('playwright-core') as typeof import('playwright-core');
 		selectors.setTestIdAttribute('data-test-id');
@@ -350,6 +363,9 @@ async function main(): Promise<void> {
 		const page = context.pages()[0] ?? (await context.newPage());
 		const take = new Take(page, stillsDir);
 		await record(take, n8n.url, sandbox);
+		// The package on screen is the one npm fetched from the local registry through the front.
+		const fetched = front.tarballs().filter((r) => r.status === 200 && r.path.endsWith(`/-/${PACKAGE_NAME}-${DEMO_VERSION}.tgz`));
+		if (fetched.length === 0) throw new Error(`n8n's installer fetched no ${PACKAGE_NAME}-${DEMO_VERSION}.tgz through the registry front; it answered: ${front.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('; ')}`);
 		const video = page.video();
 		await context.close();
 		context = undefined;
@@ -363,7 +379,7 @@ async function main(): Promise<void> {
 			'',
 			`\`${target.slice(REPO_ROOT.length + 1)}\`: ${seconds.toFixed(1)} s (${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s), one take, ${VIEWPORT.width}×${VIEWPORT.height}; n8n ${install.version}, ${PACKAGE_NAME} ${DEMO_VERSION} (today's build) installed through Settings → Community Nodes from a local registry.`,
 			'',
-			"n8n runs with `E2E_TESTS=true`: its test mode (the red frame, \"E2E MODE\") lets the installer use a local npm registry, which is otherwise a licensed feature; the installer itself is n8n's (`POST /rest/community-packages`, as the page calls it). The API is the sandbox (test/sandbox/), the customer's message its simulation of the platform.",
+			`n8n runs as users run it, with its default registry: in n8n's own mount namespace registry.npmjs.org leads to the local registry (test/e2e/harness/registry-front.ts), where npm fetched ${front.tarballs().map((r) => r.path.replace(/^.*\/-\//, '')).join(', ') || 'no tarball'}. The API is the sandbox (test/sandbox/), the customer's message its simulation of the platform.`,
 			'',
 			'| at | what it shows | still |',
 			'|---|---|---|',
@@ -383,6 +399,7 @@ async function main(): Promise<void> {
 		await context?.close().catch(() => undefined);
 		await n8n?.stop();
 		await sandbox?.close();
+		await front?.stop();
 		await registry?.stop();
 		rmSync(work, { recursive: true, force: true });
 		rmSync(playwrightFolder, { recursive: true, force: true });
