@@ -64,7 +64,7 @@ describe('the package loaded the way n8n loads it (n8n-core PackageDirectoryLoad
 		expect(loader.types.nodes.map((d) => `${d.name} ${JSON.stringify(d.version)}`).sort()).toEqual([
 			'conversationInbox 1',
 			'conversationInbox 2',
-			'conversationInboxTrigger [1,2,3]',
+			'conversationInboxTrigger [1,2,3,4]',
 		]);
 		expect(loader.types.credentials.map((c) => c.name)).toEqual(['conversationInboxApi']);
 	});
