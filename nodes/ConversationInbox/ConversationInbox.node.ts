@@ -142,7 +142,7 @@ const V2 = versionDescription(2);
 // Each class names its icon, subtitle and tool use where n8n's verification lint reads them.
 
 /** Version 1: as released in 0.1.0 (a saved workflow keeps sending what it sent). */
-export class ConversationInboxV1 implements INodeType {
+class ConversationInboxV1 implements INodeType {
 	description: INodeTypeDescription = {
 		...V1,
 		// Its own list: n8n's loader adds Request Options to each loaded node's properties.
@@ -156,7 +156,7 @@ export class ConversationInboxV1 implements INodeType {
 }
 
 /** Version 2: new nodes (CHANGELOG: what differs). */
-export class ConversationInboxV2 implements INodeType {
+class ConversationInboxV2 implements INodeType {
 	description: INodeTypeDescription = {
 		...V2,
 		// Its own list: n8n's loader adds Request Options to each loaded node's properties.

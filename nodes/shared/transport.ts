@@ -350,8 +350,7 @@ export async function sendRequest(
 		} catch (error) {
 			// The trigger's registrations come here: one answered 5xx or timed out may have been made.
 			// (`written` is set by the attempts, in the closure above.)
-			if (!onlyAsks && (written as WriteOutcome['kind']) === 'unknown') throw possiblyDone(error);
-			throw error;
+			throw possiblyDone(error, !onlyAsks && (written as WriteOutcome['kind']) === 'unknown');
 		}
 	}
 	// A write: never twice in one execution (writes.ts), whatever n8n's Retry On Fail asks.
@@ -386,8 +385,9 @@ function fromEarlierTry(earlier: Earlier, node: () => INode, method: string, pat
 /** The errors of writes the API may have carried out (sent, then a 5xx, a timeout, a lost connection, a page not the API's). */
 const mayBeDone = new WeakSet<object>();
 
-function possiblyDone(error: unknown): unknown {
-	if (error !== null && typeof error === 'object') mayBeDone.add(error);
+/** `error`, marked as of a write that may have been done when `maybe` (the caller throws it on). */
+function possiblyDone(error: unknown, maybe = true): unknown {
+	if (maybe && error !== null && typeof error === 'object') mayBeDone.add(error);
 	return error;
 }
 

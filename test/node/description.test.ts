@@ -69,11 +69,11 @@ const WIRE_ENDPOINTS: Record<keyof typeof WIRE, string> = {
 };
 
 /**
- * The README's "Assumptions about the API" rows whose "Name we send" is a list of names:
+ * docs/endpoints.md's "Assumptions about the API" rows whose "Name we send" is a list of names:
  * endpoint → names in order. (Its other rows describe a body shape or edit semantics.)
  */
 function assumedWireNames(): Record<string, string[]> {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'endpoints.md'), 'utf8');
 	const section = readme.split('\n## Assumptions about the API\n')[1]?.split('\n## ')[0] ?? '';
 	const rows: Record<string, string[]> = {};
 	for (const line of section.split('\n')) {
@@ -210,9 +210,9 @@ describe('node description', () => {
 		}
 	});
 
-	// The README's "Assumptions about the API" table states DESIGN.md's wire names; the module must
+	// docs/endpoints.md's "Assumptions about the API" table states DESIGN.md's wire names; the module must
 	// send exactly those, endpoint by endpoint, in the table's order (no copy of the table here).
-	test('the assumed wire names are the ones of DESIGN.md, as the README lists them', () => {
+	test('the assumed wire names are the ones of DESIGN.md, as docs/endpoints.md lists them', () => {
 		const sent = Object.fromEntries(
 			Object.entries(WIRE).map(([group, names]) => [WIRE_ENDPOINTS[group as keyof typeof WIRE], Object.values(names)]),
 		);

@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The memory of writes' figures in the README ("Retry On Fail": about 180 B a write, about 620 B an
  * execution of one write, about 0.9 kB a held Remove From Contact answer, about 260 B a held unknown

@@ -38,7 +38,7 @@ const TOOLS: ToolNodeSpec[] = [
 	},
 	{
 		name: 'Stop the automation in a chat',
-		parameters: { resource: 'automation', operation: 'stopInChat', phoneNumber: fromAI('Phone_Number'), additionalFields: {} },
+		parameters: { resource: 'automation', operation: 'stopInChat', chat: { __rl: true, mode: 'phoneNumber', value: fromAI('Phone_Number') }, additionalFields: {} },
 	},
 	{
 		name: 'List approved templates',

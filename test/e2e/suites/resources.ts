@@ -114,7 +114,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					parameters: {
 						resource: 'automation',
 						operation: 'stopInChat',
-						phoneNumber: DEMO.contacts.botFlow.phoneNumber,
+						chat: { __rl: true, mode: 'phoneNumber', value: DEMO.contacts.botFlow.phoneNumber },
 						additionalFields: { integrationId: DEMO.integrations.whatsapp.id },
 					},
 				},
@@ -148,6 +148,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 		});
 
 		test('integration: get many, validate phone numbers (4 items in, 4 out, two error items), disconnect, delete', async () => {
+			const TOO_MANY_DIGITS = '55119876500012345';
 			const { sandbox } = ctx();
 			const { execution } = await chain(
 				ctx(),
@@ -164,8 +165,9 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 					{ name: 'Disconnect', parameters: { resource: 'integration', operation: 'disconnect', integrationId: DEMO.integrations.whatsapp.id } },
 					{ name: 'Delete', parameters: { resource: 'integration', operation: 'delete', integrationId: DEMO.integrations.disconnected.id } },
 				],
-				// good; missing (the node refuses it: no request); good; rejected by the API (400)
-				{ phones: [{ phone: DEMO.contacts.alice.phoneNumber }, { phone: '' }, { phone: DEMO.notOnChannelPhoneNumber }, { phone: '12' }] },
+				// good; missing (the node refuses it: no request); good; 17 digits, which the node's check
+				// (8-30 characters, at least 8 digits) lets through and the API rejects (400)
+				{ phones: [{ phone: DEMO.contacts.alice.phoneNumber }, { phone: '' }, { phone: DEMO.notOnChannelPhoneNumber }, { phone: TOO_MANY_DIGITS }] },
 			);
 			const validated = nodeOutput(execution, 'Validate');
 			expect(validated.map((i) => i.json)).toEqual([
@@ -181,7 +183,7 @@ export function resourcesSuite(ctx: () => E2EContext): void {
 				[
 					[DEMO.contacts.alice.phoneNumber, 200],
 					[DEMO.notOnChannelPhoneNumber, 200],
-					['12', 400],
+					[TOO_MANY_DIGITS, 400],
 				].sort(),
 			);
 

@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-import { phone } from '../../../shared/checks';
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { phone } from '../../../shared/checks';
 import { PHONE_NUMBER, query } from '../../helpers/fields';
 import type { OperationDefinition } from '../../helpers/operation';
 import { defineOperation } from '../../helpers/operation';
