@@ -258,7 +258,7 @@ export function aiToolsSuite(ctx: () => E2EContext): void {
 			const c = ctx();
 			const unknown = await call('Get_contacts_of_a_tag', { Tag_Name: 'No such tag' });
 			expect(unknown.isError).toBe(true);
-			expect(unknown.text).toContain('tagName: no tag named "No such tag"');
+			expect(unknown.text).toContain('Tag: no tag named "No such tag"');
 			expect(unknown.text).toContain('HTTP 404');
 			expectNoSecret(unknown.text);
 
