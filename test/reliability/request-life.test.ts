@@ -101,9 +101,11 @@ describe('overlapping tries share one outcome (Build 2; row 1)', () => {
 				waitBetweenTries,
 				executionId: executionId(),
 			});
-			// Every try failed on item 1, while item 0's first send was still held at the sandbox.
+			// Every try failed on item 1, while item 0's first send was held at the sandbox (on a busy
+			// machine it can reach the sandbox after n8n gave up the tries: it is on the wire either way).
 			expect(result.error?.message).toMatch(/A node this workflow does not have|Referenced node/);
-			expect(held.held).toHaveLength(1);
+			await reached(() => held.held.length >= 1, 20_000);
+			expect(held.held.map((request) => (request.body as { name?: string }).name)).toEqual([name]);
 		} finally {
 			held.release();
 		}

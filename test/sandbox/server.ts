@@ -183,6 +183,15 @@ class SandboxServer implements Sandbox, ControlTarget {
 	variants: Variants;
 	inFlight = 0;
 	maxInFlight = 0;
+	/** an arrival whose peak is not taken yet (handleApi) */
+	private peakPending = false;
+
+	/** The most requests open at once, once an arrival's turn is over (handleApi). */
+	private takePeak(): void {
+		if (!this.peakPending) return;
+		this.peakPending = false;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+	}
 	beforeHandle: Sandbox['beforeHandle'];
 	answerWith: Sandbox['answerWith'];
 	readonly rateLimit: RateLimiter;
@@ -387,11 +396,30 @@ class SandboxServer implements Sandbox, ControlTarget {
 	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, params: URLSearchParams): Promise<void> {
 		const record: RecordedRequest = { method, path, query: Object.fromEntries(params.entries()), headers: flatHeaders(req), body: undefined, status: 0, at: Date.now(), seq: ++this.events };
 		this.requests.push(record);
+		// Open from its arrival until the client closed the connection or the answer is done. A
+		// client's close is read from the socket ('end', or 'error' for a reset) in the same turn of
+		// the server's loop as a request that came after it on another connection, in either order:
+		// so the peak an arrival makes is taken once that turn's events are in (setImmediate), and a
+		// request the client had closed by then is not counted with it. An answer ending first takes
+		// the pending peak before it leaves (it was open at the same time as the arrival).
 		this.inFlight++;
-		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		this.peakPending = true;
+		setImmediate(() => this.takePeak());
+		let open = true;
+		const ended = (answered: boolean): void => {
+			if (!open) return;
+			if (answered) this.takePeak();
+			open = false;
+			this.inFlight--;
+			req.socket.off('end', closedByClient);
+			req.socket.off('error', closedByClient);
+		};
+		const closedByClient = (): void => ended(false);
+		req.socket.once('end', closedByClient);
+		req.socket.once('error', closedByClient);
 		this.notifyWatchers();
 		res.once('close', () => {
-			this.inFlight--;
+			ended(true);
 			this.answered(record);
 		});
 		let scripted: ScriptedAnswer | undefined;
