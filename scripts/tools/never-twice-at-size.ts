@@ -5,7 +5,7 @@
  * shapes; the outcomes' values and errors made by the node's own reader and error builder), the
  * heap measured after full garbage collections.
  *
- *   node --expose-gc -r ts-node/register/transpile-only scripts/tools/never-twice-at-size.ts
+ *   node --expose-gc -r ts-node/register/transpile-only scripts/tools/never-twice-at-size.ts [--writes N] [--json]
  *
  * It prints, for the README:
  * - bytes per FACT (what every write done costs for its run's whole life): in one run of 100 000
@@ -39,7 +39,13 @@ const heap = (): number => {
 	return process.memoryUsage().heapUsed;
 };
 
-const WRITES = 100_000;
+/** `--writes N`: writes per case (100 000); `--json`: only the four per-write figures, as JSON (memory-figures.test.ts). */
+const argument = (name: string): string | undefined => {
+	const at = process.argv.indexOf(`--${name}`);
+	return at < 0 ? undefined : process.argv[at + 1];
+};
+const WRITES = Number(argument('writes') ?? 100_000);
+const JSON_ONLY = process.argv.includes('--json');
 const BASE_URL = 'https://api.example.com/v2';
 const PATH = '/tag/remove-from-contact';
 
@@ -107,6 +113,14 @@ const B = (bytes: number): string => `${Math.round(bytes)} B`;
 const MB = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function main(): Promise<void> {
+	if (JSON_ONLY) {
+		const fact = (await perWrite(0, oneRun, acceptedOf)).bytes;
+		const executionOfOneWrite = (await perWrite(0, oneWriteEach, acceptedOf)).bytes;
+		const removeHeld = (await perWrite(WRITES, oneRun, acceptedOf)).bytes - fact;
+		const unknownHeld = (await perWrite(WRITES, oneRun, unknownOf)).bytes - fact;
+		process.stdout.write(JSON.stringify({ fact, executionOfOneWrite, removeHeld, unknownHeld }));
+		return;
+	}
 	console.log(`shipped bounds: ${SHIPPED_LIMITS.maxAnswers} answers held, a run kept ${SHIPPED_LIMITS.runIdleMs / 60_000} min after its last activity; ${WRITES} writes per case`);
 
 	const factsOneRun = await perWrite(0, oneRun, acceptedOf);
