@@ -335,9 +335,11 @@ export class ConversationInboxTrigger implements INodeType {
 			},
 			{
 				// Shown once events are chosen: that is when activating registers webhooks. Short, in the
-				// words of the button it warns about ("Execute step" in n8n 2.41 and 1.123 alike).
+				// words of the button it warns about ("Execute step" in n8n 2.41 and 1.123 alike). The
+				// test URL's registrations are reused through the process record (record.ts), which a
+				// restart of n8n forgets (n8n gives test mode no saved static data).
 				displayName:
-					'The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Each Execute step here registers one more, for n8n\'s test URL; to test without that, activate the workflow and send a real event.',
+					'The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Execute step registers n8n\'s test URL once per node while n8n runs (again after a restart); to test without that, activate the workflow and send a real event.',
 				name: 'apiCannotDeleteNotice',
 				type: 'notice',
 				default: '',

@@ -16,6 +16,10 @@
  * (a registration answered 5xx or not at all is kept as possibly made). Bounded: at most
  * MAX_RECORDED registrations; above that the nodes written least recently are forgotten first.
  *
+ * It is also what makes "Execute step" register n8n's test URL once per node rather than once per
+ * click: n8n runs a test's checkExists/create on a Workflow with empty static data, so only this
+ * record knows the test URL's registrations from one click to the next (within one process).
+ *
  * What it cannot cover: it lives in one process. A restart or an update of the package (n8n loads
  * the module again) between a failed activation and the next one forgets it, and so does an
  * activation that runs in another main process (multi-main). A registration accepted during the

@@ -199,7 +199,7 @@ describe('the trigger\'s notice: short, in the words of n8n\'s button (issue 43,
 		const notice = new ConversationInboxTrigger().description.properties.find((p) => p.name === 'apiCannotDeleteNotice');
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayName).toBe(
-			"The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Each Execute step here registers one more, for n8n's test URL; to test without that, activate the workflow and send a real event.",
+			"The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Execute step registers n8n's test URL once per node while n8n runs (again after a restart); to test without that, activate the workflow and send a real event.",
 		);
 		// "Execute step" is the trigger panel's button in n8n 2.41.1 and 1.123.81 alike (the browser suite reads it).
 		expect(notice?.displayName).not.toMatch(/Listen for test event/);

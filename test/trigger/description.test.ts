@@ -94,6 +94,8 @@ describe('description', () => {
 		// (Events is two properties of one name: its text up to version 3, and from version 4.)
 		expect(names.indexOf('apiCannotDeleteNotice')).toBe(names.lastIndexOf('events') + 1);
 		expect(notice?.displayName).toMatch(/activating again reuses it/);
+		// Issue 43, item 9: what Execute step leaves behind (test/trigger/test-url.test.ts holds it).
+		expect(notice?.displayName).toContain("Execute step registers n8n's test URL once per node while n8n runs (again after a restart)");
 		// One or two sentences.
 		expect((notice?.displayName.match(/[.!?](\s|$)/g) ?? []).length).toBeLessThanOrEqual(2);
 	});

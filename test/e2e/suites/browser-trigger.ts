@@ -109,10 +109,10 @@ export function browserTriggerSuite(ctx: () => E2EContext): void {
 			await session.screenshot(page, '09-trigger-simplified-output');
 		}, 120_000);
 
-		// Issue 43, row 14 (measured, not changed): the API cannot delete the test registration, so
-		// every later event is also delivered to n8n's test URL, where n8n answers 404 and logs
-		// "Received request for unknown webhook" at error level (n8n's webhook-request-handler, before
-		// any node code runs). The trigger's notice says so before the first click.
+		// Issue 43, row 14: the API cannot delete the test registration, so every later event is also
+		// delivered to n8n's test URL, where n8n answers 404 and logs "Received request for unknown
+		// webhook" (n8n's webhook-request-handler, before any node code runs: we cannot stop it). The
+		// trigger's notice says so before the first click.
 		test('after the test: a later event also goes to the test URL, answered 404 by n8n (counted, with n8n\'s error lines)', async () => {
 			const c = ctx();
 			const testUrl = `${c.stack.n8n.url}/webhook-test/${webhookId}/webhook`;
@@ -122,6 +122,23 @@ export function browserTriggerSuite(ctx: () => E2EContext): void {
 			expect(toTest.map((d) => d.status)).toEqual([404]);
 			const errorLines = c.stack.n8n.log().split('Received request for unknown webhook').length - logBefore;
 			console.log(`[browser n8n ${c.major}] after one test: ${toTest.length} later delivery to the test URL, HTTP ${toTest.map((d) => d.status).join(', ')}; n8n logged "Received request for unknown webhook" ${errorLines} time(s)`);
+		}, 60_000);
+
+		// Issue 43, item 9: a second "Execute step" reuses the test URL's registration (the process
+		// record) instead of making one more that would deliver every later event for ever.
+		test('a second Execute step registers nothing more for the test URL, and the reused registration delivers to it', async () => {
+			const c = ctx();
+			const ndv = page!.getByTestId('ndv');
+			const testUrl = `${c.stack.n8n.url}/webhook-test/${webhookId}/webhook`;
+			const registrationsOfTestUrl = (): number => [...c.sandbox.state.webhooks.values()].filter((w) => w.url === testUrl).length;
+			expect(registrationsOfTestUrl()).toBe(1);
+			await ndv.getByTestId('trigger-execute-button').first().click();
+			// n8n answers the run request (and shows it listening) once checkExists/create are done.
+			await ndv.getByTestId('trigger-listening').first().waitFor({ state: 'visible' });
+			const deliveries = await c.sandbox.simulate.message({ integrationId: DEMO.integrations.whatsapp.id, phoneNumber: '5511944443335', name: 'Lia Campos', direction: 'inbound', text: 'second test' });
+			expect(deliveries.filter((d) => d.url === testUrl).map((d) => d.status)).toEqual([200]);
+			expect(registrationsOfTestUrl()).toBe(1);
+			console.log(`[browser n8n ${c.major}] after 2 Execute step tests: ${registrationsOfTestUrl()} registration(s) for the test URL`);
 		}, 60_000);
 	});
 }

@@ -292,7 +292,7 @@ const CLEARING_ROWS = [
 ] as const;
 
 const TRIGGER_NOTICE =
-	"The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Each Execute step here registers one more, for n8n's test URL; to test without that, activate the workflow and send a real event.";
+	"The API cannot delete webhooks: each registration stays on the platform, even after deactivation (activating again reuses it). Execute step registers n8n's test URL once per node while n8n runs (again after a restart); to test without that, activate the workflow and send a real event.";
 /** The trigger panel's button the notice names (n8n 2.41.1 and 1.123.81 alike). */
 const TRIGGER_BUTTON = 'Execute step';
 /** The event list's descriptions: each fits n8n's two lines (issue 43, row 9). */
