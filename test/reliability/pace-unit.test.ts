@@ -994,6 +994,25 @@ describe('an API that refuses everything ends the run (DESIGN.md, decided 2026-1
 		expect(asks.slice(10).every((entry) => stoppedUnsent(entry, MINUTE, 1000))).toBe(true);
 	});
 
+	test('a streak that starts 5 s in: the unsent sends carry the 60 s since its first refusal, not the time since the limiter started', async () => {
+		await at(5_000);
+		await refuseAtTimes(5_000 + MINUTE - 1, 5_000 + MINUTE);
+		expect(pace.refusingEverything).toBe(true);
+		expect(asks.slice(10).every((entry) => stoppedUnsent(entry, MINUTE))).toBe(true);
+	});
+
+	test('sends that left before the stop, answered 30 s after it (503, then 429): the probe still goes a minute after the stop', async () => {
+		await refuseAtTimes(MINUTE - 1, MINUTE);
+		await at(MINUTE + 30_000);
+		await answer(asks[3], 503);
+		await answerOldest(6, 429);
+		expect(pace.inFlight).toBe(0);
+		await at(2 * MINUTE);
+		const [probe, other] = askMany('p', 2);
+		await settle();
+		expect([probe.state, other.state]).toEqual(['went', 'waiting']);
+	});
+
 	test('an accepted answer ends the streak: refused at 0, accepted at 59 s, refused at 61 s: nothing stopped', async () => {
 		askMany('s', 12);
 		await settle();
