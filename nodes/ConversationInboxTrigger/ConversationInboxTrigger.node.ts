@@ -321,17 +321,19 @@ export class ConversationInboxTrigger implements INodeType {
 					'The channel integration (connected messaging line) whose events start the workflow',
 			}),
 			{
-				...EVENTS_PROPERTY,
-				displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
-				description:
-					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
-			},
-			{
-				// The same parameter from version 4 on: only what it says of overlapping events differs.
+				// From version 4 on. First: n8n's type definition for the AI builder (newest version) takes the
+				// first property of a name.
 				...EVENTS_PROPERTY,
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
 				description:
 					'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
+			},
+			{
+				// The same parameter up to version 3: only what it says of overlapping events differs.
+				...EVENTS_PROPERTY,
+				displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
+				description:
+					'The events that start the workflow. One webhook is registered on the platform per event; an occurrence that counts as several selected events starts one execution for each.',
 			},
 			{
 				// Shown once events are chosen: that is when activating registers webhooks. Short, in the

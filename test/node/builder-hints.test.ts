@@ -172,6 +172,8 @@ describe("the trigger's type for the AI builder", () => {
 		expect(triggerTypes).toContain(`node({ type: '${PACKAGE}.conversationInbox', version: ${DEFAULT_NODE_VERSION}, config: { name: 'Stop the bot'`);
 		const fields = triggerTypes.slice(triggerTypes.indexOf('export interface ConversationInboxTriggerV'));
 		expect(fieldDoc(fields, 'events')).toContain('@builderHint Each event kind selected registers one webhook on activation: select only what the workflow needs.');
+		// The newest version's text (One Execution per Message), not version 3's.
+		expect(fieldDoc(fields, 'events')).toContain('starts one execution while One Execution per Message is on');
 		expect(fieldDoc(fields, 'integrationId')).toContain('@placeholderSupported false');
 	});
 });

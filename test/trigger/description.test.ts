@@ -119,9 +119,12 @@ describe('description', () => {
 		// n8n 2.41 clamps an option's description to two lines, 358 px at 1280 px (issue 43, row 9;
 		// the browser suite measures it): 100 characters fit.
 		for (const option of property('events').options as Array<{ description?: string }>) expect((option.description ?? '').length).toBeLessThanOrEqual(100);
-		expect(property('events').description).toMatch(/one execution for each/);
-		// From version 4 on, the text says what One Execution per Message does to them.
-		const fromVersion4 = description.properties.filter((entry) => entry.name === 'events').at(-1)!;
+		// From version 4 on, the text says what One Execution per Message does to them; that property
+		// comes first (n8n's type definition for the AI builder, of the newest version, takes the first
+		// property of a name); up to version 3 an occurrence starts one execution per event.
+		const [fromVersion4, upToVersion3] = description.properties.filter((entry) => entry.name === 'events');
+		expect(upToVersion3.displayOptions?.show?.['@version']).toEqual([{ _cnd: { lte: 3 } }]);
+		expect(upToVersion3.description).toMatch(/one execution for each/);
 		expect(fromVersion4.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 4 } }]);
 		expect(fromVersion4.description).toBe(
 			'The events that start the workflow. One webhook is registered on the platform per event. A message that counts as several selected events starts one execution while One Execution per Message is on, one per event when it is off.',
