@@ -300,7 +300,11 @@ async function record(take: Take, n8nUrl: string, sandbox: Sandbox): Promise<voi
 
 	await take.caption(`Automation → Stop in Chat: the bot stops in ${CUSTOMER.name}'s chat, a person takes over`);
 	const stop = await addAction(take, 'Stop the bot or automation in a chat');
-	await stop.getByTestId('parameter-input-phoneNumber').locator('input').fill(CUSTOMER.phoneNumber);
+	// Version 2's one Chat field: its mode Phone, then the customer's number.
+	const chat = stop.getByTestId('resource-locator-chat');
+	await chat.getByTestId('rlc-mode-selector').click();
+	await page.getByRole('option').filter({ hasText: /^Phone$/ }).click();
+	await chat.getByTestId('rlc-input').fill(CUSTOMER.phoneNumber);
 	await take.hold(1000);
 	await stop.getByTestId('node-execute-button').first().click();
 	await stop.getByTestId('output-panel').getByText(/Greet every message/).first().waitFor({ state: 'visible', timeout: 60_000 });
