@@ -25,12 +25,14 @@ import { PACE } from '../../nodes/shared/pace';
 import { forgetAllWrites, heldWrites } from '../../nodes/shared/writes';
 import { useSandbox } from '../helpers/node-runner';
 import { runWorkflow } from '../helpers/workflow-runner';
-import type { RecordedRequest } from '../sandbox';
-import { DEMO } from '../sandbox';
+import type { RecordedRequest, Sandbox } from '../sandbox';
+import { DEMO, startSandbox } from '../sandbox';
 import { itemsFor, membersOf, paceOfSandbox as pace, reached, removalsOf, removeBigTag, BIG_TAG_CONTACTS } from './bulk';
 import { run } from './helpers';
 
-const ctx = useSandbox({ seed: { contactsOnBigTag: BIG_TAG_CONTACTS } });
+/** A second credential's token on the same API (its own pace, its own rate-limit bucket). */
+const SECOND_TOKEN = 'request-life-second-token';
+const ctx = useSandbox({ seed: { contactsOnBigTag: BIG_TAG_CONTACTS }, otherTokens: [SECOND_TOKEN] });
 
 let executions = 0;
 const executionId = (): string => `request-life-${++executions}-${Date.now()}`;
@@ -290,4 +292,39 @@ describe('mayHaveBeenDone: a failed registration the platform may have made', ()
 		const first = await run(ctx.sandbox, { parameters: VALID.botCreate, continueOnFail: true });
 		expect(mayHaveBeenDone(first[0].error)).toBe(true);
 	});
+});
+
+describe('each API and each token has its own pace (the limiter named by what transport.ts passes)', () => {
+	/**
+	 * 12 user lists held at the API with one token: the node's 10 in flight are all taken, 2 wait.
+	 * A list of integrations sent meanwhile with another token, or to another API, is its own
+	 * credential's: it reaches its API and is answered while the first 10 are still held. (One
+	 * limiter for all, or for every token of an API, would queue it behind the held ones.)
+	 */
+	let other: Sandbox;
+	beforeAll(async () => {
+		other = await startSandbox({ quiet: true });
+	});
+	afterAll(async () => {
+		await other.close();
+	});
+
+	test.each([
+		['another token on the same API', () => ({ sandbox: ctx.sandbox, apiToken: SECOND_TOKEN })],
+		['another API', () => ({ sandbox: other, apiToken: other.token })],
+	])('%s: not queued behind the 10 held requests', async (_label, second) => {
+		const held = ctx.sandbox.hold({ path: '/v2/user/list' });
+		const first = run(ctx.sandbox, { parameters: VALID.userList, items: Array.from({ length: 12 }, () => ({})), continueOnFail: true, mode: 'trigger' });
+		try {
+			await held.waitFor(PACE.initialInFlight);
+			const { sandbox, apiToken } = second();
+			const out = await run(sandbox, { parameters: VALID.integrationList, apiToken, baseUrl: sandbox.baseUrl, mode: 'trigger' });
+			expect(out.length).toBeGreaterThan(0);
+			// Answered while the first token's 10 were held, and its 2 others still waited at the node.
+			expect(held.held).toHaveLength(PACE.initialInFlight);
+		} finally {
+			held.release();
+			await first;
+		}
+	}, 30_000);
 });
