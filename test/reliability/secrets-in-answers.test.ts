@@ -5,6 +5,7 @@
  * handed on as it came (not copied).
  */
 import { withoutSecrets } from '../../nodes/shared/errors';
+import { secretsOf } from '../../nodes/shared/transport';
 import { jsonOf, runNode, useSandbox } from '../helpers/node-runner';
 import { DEMO } from '../sandbox';
 import { dumpEverything } from './helpers';
@@ -115,5 +116,19 @@ describe('the token in every form an API can echo it', () => {
 		expect(thrown).toBeInstanceOf(Error);
 		expect(leaks(dumpEverything(thrown))).toEqual([]);
 		expect(String((thrown as Error).message)).toContain('denied for [redacted]');
+	});
+});
+
+describe("the secrets of a credential, worked out once per credential object (transport.ts secretsOf)", () => {
+	test('the same forms for the same object and token; a token changed on the object gives the new token\'s forms, not the old', () => {
+		const credentials = { baseUrl: 'https://api.example.com/v2', apiToken: ' first-token-0123456789 ' };
+		const first = secretsOf(credentials);
+		expect(first).toContain('first-token-0123456789');
+		expect(secretsOf(credentials)).toBe(first);
+		credentials.apiToken = 'second-token-9876543210';
+		const second = secretsOf(credentials);
+		expect(second).toContain('second-token-9876543210');
+		expect(second.join(' ')).not.toContain('first-token');
+		expect(secretsOf({ baseUrl: 'https://api.example.com/v2' })).toEqual([]);
 	});
 });
