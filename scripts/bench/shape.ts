@@ -14,7 +14,7 @@
  * Prints the properties each description holds, CPU ms per item of each round (process.cpuUsage of
  * this process: n8n's loop, our request path, the HTTP client), the medians and their ratios.
  *
- *   npx ts-node --transpile-only scripts/bench-shape.ts [--rounds 7] [--items 1000]
+ *   npx ts-node --transpile-only scripts/bench/shape.ts [--rounds 7] [--items 1000]
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -28,11 +28,11 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-bench-'));
 import { DirectoryLoader } from 'n8n-core';
 import type { INodeType } from 'n8n-workflow';
 
-import { forgetPaces } from '../nodes/shared/pace';
-import { runRoutingNode } from '../test/helpers/n8n-harness';
+import { forgetPaces } from '../../nodes/shared/pace';
+import { runRoutingNode } from '../../test/helpers/n8n-harness';
 
 // By its full name: under plain Node resolution "ConversationInbox.node" finds the codex file first.
-const { ConversationInbox } = require(join(__dirname, '../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../nodes/ConversationInbox/ConversationInbox.node');
+const { ConversationInbox } = require(join(__dirname, '../../nodes/ConversationInbox/ConversationInbox.node.ts')) as typeof import('../../nodes/ConversationInbox/ConversationInbox.node');
 
 const argument = (name: string, fallback: number): number => {
 	const at = process.argv.indexOf(`--${name}`);
