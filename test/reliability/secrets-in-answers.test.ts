@@ -1,3 +1,4 @@
+/* eslint-disable -- development tooling, not shipped: n8n's node rules (eslint.config.mjs, n8n-node lint) are for nodes/ and credentials/ */
 /**
  * The token never reaches an output item, whatever a success answer echoes (DESIGN.md; errors.ts
  * `withoutSecrets`), now that the check walks the answer instead of writing it out as JSON (issue
