@@ -32,6 +32,7 @@ import { makeAdditionalData, makeWorkflow } from '../helpers/n8n-harness';
 import { loadedNode } from '../helpers/node-runner';
 import type { Hold, RecordedRequest, Sandbox } from '../sandbox';
 import { startSandbox } from '../sandbox';
+import { reached } from '../reliability/bulk';
 
 const SEED = Number(process.env.FC_SEED ?? 42_2026);
 const RUNS = Number(process.env.FC_RUNS ?? 10);
@@ -40,6 +41,8 @@ const ITEMS = 14;
 const TIMEOUT_MS = 1000;
 const LATE_MS = 1500;
 const BOT_PATH = '/v2/automation/integration-bot/create';
+/** How long the node and the sandbox get to settle (real time, a bound, never a wait). */
+const SETTLE_MS = 30_000;
 
 type Answer = 'accept' | 'refuse' | 'refuseLong' | 'reject' | 'fail' | 'late';
 
@@ -83,14 +86,6 @@ function startTry(world: World): Promise<INodeExecutionData[] | Error> {
 		(output) => output?.[0] ?? [],
 		(error: unknown) => error as Error,
 	);
-}
-
-/** Waits (real time, bounded) until `until()` holds: the sandbox and the node have nothing open. */
-async function settled(until: () => boolean, ms = 30_000): Promise<void> {
-	for (const deadline = Date.now() + ms; !until(); ) {
-		if (Date.now() > deadline) throw new Error(`not settled in ${ms} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
 }
 
 /** The invariants, from the sandbox's log of the bot creations. */
@@ -218,7 +213,7 @@ class OverlapOnHeld implements fc.AsyncCommand<object, World> {
 		for (let i = 0; i < this.tries; i++) world.tries.push({ done: startTry(world), awaited: true });
 		// The item's request is on the wire (held), and the other tries wait for it.
 		await world.sandbox.waitForRequests((requests) => requests.some((request) => request.path === BOT_PATH && itemOf(request) === this.item), 20_000);
-		await settled(() => heldWrites().waiting >= this.tries - 1);
+		await reached(() => heldWrites().waiting >= this.tries - 1, SETTLE_MS);
 		await new Release().run(model, world);
 	}
 	toString() {
@@ -242,7 +237,7 @@ class Settle implements fc.AsyncCommand<object, World> {
 		}
 		if (outcomes.length !== world.tries.length) throw new Error('a try was lost');
 		world.tries = [];
-		await settled(() => world.sandbox.inFlight === 0 && paceIdle());
+		await reached(() => world.sandbox.inFlight === 0 && paceIdle(), SETTLE_MS);
 		check(world);
 	}
 	toString() {
@@ -296,7 +291,7 @@ async function play(cmds: Iterable<fc.AsyncCommand<object, World>>): Promise<voi
 		// and every shrunk case reports a write sent twice that no single play sent.
 		for (const hold of world.holds.splice(0)) hold.release();
 		await Promise.race([Promise.allSettled(world.tries.map((entry) => entry.done)), new Promise((resolve) => setTimeout(resolve, 30_000))]);
-		await settled(() => world.sandbox.inFlight === 0 && paceIdle()).catch(() => undefined);
+		await reached(() => world.sandbox.inFlight === 0 && paceIdle(), SETTLE_MS).catch(() => undefined);
 		throw error;
 	}
 }
